@@ -1,0 +1,31 @@
+//! satcp-core: a packet-level discrete-event simulator of TCP over
+//! long-delay, error-prone links.
+//!
+//! A run is a pure function of its scenario and seed:
+//! scenario (validated) -> world -> event loop -> result.
+
+pub mod channel;
+pub mod engine;
+pub mod link;
+pub mod packet;
+pub mod result;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+pub mod tcp;
+pub mod time;
+pub mod units;
+
+pub use result::RunResult;
+pub use scenario::{Scenario, ScenarioError};
+
+/// Runs one simulation of a validated scenario.
+pub fn run(scenario: &Scenario) -> RunResult {
+    sim::Simulation::new(scenario).run()
+}
+
+/// Runs a scenario given as JSON; the result as JSON.
+pub fn run_json(scenario: &str) -> Result<String, ScenarioError> {
+    let scenario = Scenario::from_json(scenario)?;
+    Ok(serde_json::to_string(&run(&scenario)).expect("results serialise"))
+}

@@ -1,0 +1,44 @@
+//! What a run returns; the JSON fields DESIGN.md fixes, plus a few extras.
+
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RunResult {
+    pub seed: u64,
+    pub sim_time_s: f64,
+    /// Wall-clock time of the event loop itself.
+    pub wall_s: f64,
+    pub events: u64,
+    pub flows: Vec<FlowResult>,
+    pub links: Vec<LinkResult>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FlowResult {
+    pub id: u32,
+    pub variant: String,
+    /// Unique payload bytes delivered in order, times 8, over the flow's active time.
+    pub goodput_bps: f64,
+    pub bytes_delivered: u64,
+    pub retransmits: u64,
+    pub timeouts: u64,
+    /// From the flow's start to the last byte reaching the receiving application.
+    pub completion_time_s: Option<f64>,
+    pub fast_retransmits: u64,
+    pub segments_sent: u64,
+    pub start_s: f64,
+    pub srtt_s: Option<f64>,
+    pub final_cwnd_bytes: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LinkResult {
+    pub name: String,
+    /// Packets serialised onto the link (corrupted ones included).
+    pub packets: u64,
+    /// Fraction of the run the link spent serialising.
+    pub utilization: f64,
+    pub queue_drops: u64,
+    pub error_drops: u64,
+    pub rate_bps: u64,
+}

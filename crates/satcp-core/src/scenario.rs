@@ -1,0 +1,377 @@
+//! The scenario a run is a pure function of (with its seed), as DESIGN.md
+//! fixes its keys. Deserialisation rejects unknown keys; `validate` checks
+//! ranges and combinations, naming the key at fault.
+
+use serde::Deserialize;
+use std::fmt;
+
+use crate::tcp::variant;
+use crate::time::NS_PER_S;
+use crate::units::{Bytes, Duration, Rate};
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Simulated time.
+    #[serde(default = "defaults::duration")]
+    pub duration: Duration,
+    #[serde(default = "defaults::seed")]
+    pub seed: u64,
+    pub path: PathSpec,
+    #[serde(rename = "flow")]
+    pub flows: Vec<FlowSpec>,
+}
+
+/// Queue capacity: a packet count (integer) or a byte size (string with a unit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum QueueLimit {
+    Packets(u64),
+    Bytes(u64),
+}
+
+impl<'de> Deserialize<'de> for QueueLimit {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Count(i64),
+            Size(String),
+        }
+        match Raw::deserialize(d).map_err(|_| {
+            serde::de::Error::custom(
+                "expected a queue limit: a number of packets such as 1000, or a size such as \"64KB\"",
+            )
+        })? {
+            Raw::Count(n) if n >= 1 => Ok(QueueLimit::Packets(n as u64)),
+            Raw::Count(n) => Err(serde::de::Error::custom(format!(
+                "queue of {n} packets; accepted: at least 1 packet"
+            ))),
+            Raw::Size(text) => {
+                let Bytes(b) = crate::units::parse_bytes(&text).map_err(serde::de::Error::custom)?;
+                Ok(QueueLimit::Bytes(b))
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathSpec {
+    /// Both directions, unless `forward_rate` / `return_rate` override one.
+    pub rate: Option<Rate>,
+    pub forward_rate: Option<Rate>,
+    pub return_rate: Option<Rate>,
+    /// One-way propagation delay.
+    pub delay: Duration,
+    /// Bit error rate in the data direction.
+    #[serde(default)]
+    pub ber: f64,
+    /// Bit error rate in the ACK direction.
+    #[serde(default)]
+    pub return_ber: f64,
+    /// Drop-tail queue at the sender side of the forward link.
+    #[serde(default = "defaults::queue")]
+    pub queue: QueueLimit,
+    /// Queue at the receiver side of the return link (default: same as `queue`).
+    pub return_queue: Option<QueueLimit>,
+    /// Link-layer header bytes added to every packet on the wire (2 for PPP, 18 for Ethernet).
+    #[serde(default = "defaults::zero_bytes")]
+    pub link_header: Bytes,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    #[serde(default = "defaults::variant")]
+    pub variant: String,
+    /// Payload bytes per segment.
+    #[serde(default = "defaults::mss")]
+    pub mss: u32,
+    /// Receiver buffer; the advertised window.
+    #[serde(default = "defaults::rwnd")]
+    pub rwnd: Bytes,
+    /// RFC 7323 window scaling; without it the window is capped at 65,535 bytes.
+    #[serde(default = "defaults::yes")]
+    pub window_scaling: bool,
+    #[serde(default)]
+    pub sack: bool,
+    /// RFC 7323 timestamps: 12 option bytes on every segment, an RTT sample from every ACK.
+    #[serde(default)]
+    pub timestamps: bool,
+    /// Segments per ACK; 1 = ACK every segment.
+    #[serde(default = "defaults::delayed_ack")]
+    pub delayed_ack: u32,
+    #[serde(default = "defaults::delayed_ack_timeout")]
+    pub delayed_ack_timeout: Duration,
+    /// Initial congestion window, segments.
+    #[serde(default = "defaults::initial_cwnd")]
+    pub initial_cwnd: u32,
+    /// Initial slow-start threshold (default: arbitrarily high, RFC 5681 §3.1).
+    pub initial_ssthresh: Option<Bytes>,
+    /// 0 = unlimited bulk transfer for the whole duration.
+    #[serde(default = "defaults::zero_bytes")]
+    pub bytes: Bytes,
+    /// When the flow opens its connection.
+    #[serde(default = "defaults::zero_duration")]
+    pub start: Duration,
+    /// Model the SYN / SYN-ACK exchange before data flows.
+    #[serde(default = "defaults::yes")]
+    pub handshake: bool,
+    /// RFC 6298 (2.1): initial RTO, 1 s.
+    #[serde(default = "defaults::one_second")]
+    pub initial_rto: Duration,
+    /// RFC 6298 (2.4): minimum RTO, 1 s.
+    #[serde(default = "defaults::one_second")]
+    pub min_rto: Duration,
+    /// RFC 6298 (2.5): an upper bound of at least 60 s.
+    #[serde(default = "defaults::max_rto")]
+    pub max_rto: Duration,
+    /// Clock granularity G of RFC 6298 (2.2-2.3).
+    #[serde(default = "defaults::clock_granularity")]
+    pub clock_granularity: Duration,
+}
+
+mod defaults {
+    use super::*;
+    pub fn duration() -> Duration {
+        Duration(60 * NS_PER_S)
+    }
+    pub fn seed() -> u64 {
+        1
+    }
+    pub fn queue() -> QueueLimit {
+        QueueLimit::Packets(1000)
+    }
+    pub fn zero_bytes() -> Bytes {
+        Bytes(0)
+    }
+    pub fn zero_duration() -> Duration {
+        Duration(0)
+    }
+    pub fn variant() -> String {
+        "newreno".into()
+    }
+    pub fn mss() -> u32 {
+        1448
+    }
+    pub fn rwnd() -> Bytes {
+        Bytes(16_000_000)
+    }
+    pub fn yes() -> bool {
+        true
+    }
+    pub fn delayed_ack() -> u32 {
+        2
+    }
+    pub fn delayed_ack_timeout() -> Duration {
+        Duration(200_000_000)
+    }
+    pub fn initial_cwnd() -> u32 {
+        10
+    }
+    pub fn one_second() -> Duration {
+        Duration(NS_PER_S)
+    }
+    pub fn max_rto() -> Duration {
+        Duration(60 * NS_PER_S)
+    }
+    pub fn clock_granularity() -> Duration {
+        Duration(1_000_000)
+    }
+}
+
+/// A scenario that could not be read: the key at fault and what is accepted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError {
+    /// Dotted key path as `--set` names it (`flow.0.variant`); empty for the whole file.
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if self.key.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "key `{}`: {}", self.key, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn error(key: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+    ScenarioError { key: key.into(), message: message.into() }
+}
+
+/// serde_path_to_error prints `flow[0].mss`; users write `flow.0.mss`.
+fn dotted(path: &serde_path_to_error::Path) -> String {
+    let text = path.to_string();
+    let text = if text == "." { String::new() } else { text };
+    text.replace('[', ".").replace(']', "")
+}
+
+impl Scenario {
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let scenario: Scenario = serde_path_to_error::deserialize(de)
+            .map_err(|e| error(dotted(e.path()), strip_position(&e.inner().to_string())))?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
+        let de = toml::Deserializer::new(text);
+        let scenario: Scenario = serde_path_to_error::deserialize(de)
+            .map_err(|e| error(dotted(e.path()), first_line(&e.inner().message().to_string())))?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    pub fn forward_rate(&self) -> u64 {
+        self.path.forward_rate.or(self.path.rate).map(|r| r.0).unwrap_or(0)
+    }
+
+    pub fn return_rate(&self) -> u64 {
+        self.path.return_rate.or(self.path.rate).map(|r| r.0).unwrap_or(0)
+    }
+
+    /// Range and combination checks serde cannot express.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.duration.0 == 0 {
+            return Err(error("duration", "must be longer than zero, such as \"60s\""));
+        }
+        let path = &self.path;
+        if path.forward_rate.or(path.rate).is_none() {
+            return Err(error("path.rate", "missing; set `rate` (both directions) or `forward_rate`"));
+        }
+        if path.return_rate.or(path.rate).is_none() {
+            return Err(error("path.rate", "missing; set `rate` (both directions) or `return_rate`"));
+        }
+        for (key, ber) in [("path.ber", path.ber), ("path.return_ber", path.return_ber)] {
+            if !(0.0..1.0).contains(&ber) {
+                return Err(error(key, format!("bit error rate {ber}; accepted: 0 <= ber < 1")));
+            }
+        }
+        for (key, queue) in [("path.queue", Some(path.queue)), ("path.return_queue", path.return_queue)] {
+            if let Some(QueueLimit::Bytes(b)) = queue {
+                if b < 1500 {
+                    return Err(error(key, format!("{b} bytes cannot hold one packet; accepted: at least \"1500B\"")));
+                }
+            }
+        }
+        if self.flows.is_empty() {
+            return Err(error("flow", "no [[flow]] table; a scenario needs at least one flow"));
+        }
+        for (i, flow) in self.flows.iter().enumerate() {
+            flow.validate(&format!("flow.{i}"))?;
+        }
+        Ok(())
+    }
+}
+
+impl FlowSpec {
+    fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+        let key = |name: &str| format!("{at}.{name}");
+        let Some(info) = variant::find(&self.variant) else {
+            return Err(error(key("variant"), format!("unknown variant \"{}\"; accepted: {}", self.variant, variant::names().join(", "))));
+        };
+        if !(64..=65_495).contains(&self.mss) {
+            return Err(error(key("mss"), format!("{} bytes; accepted: 64 to 65495", self.mss)));
+        }
+        if self.rwnd.0 < self.mss as u64 {
+            return Err(error(key("rwnd"), format!("{} bytes is smaller than one segment; accepted: at least mss ({})", self.rwnd.0, self.mss)));
+        }
+        if self.rwnd.0 > 1 << 30 {
+            return Err(error(key("rwnd"), "above the 1 GiB that window scaling can advertise (RFC 7323 §2.3)"));
+        }
+        if self.delayed_ack == 0 {
+            return Err(error(key("delayed_ack"), "0; accepted: 1 (ACK every segment) or more"));
+        }
+        if self.initial_cwnd == 0 {
+            return Err(error(key("initial_cwnd"), "0; accepted: 1 segment or more"));
+        }
+        if let Some(Bytes(s)) = self.initial_ssthresh {
+            if s < 2 * self.mss as u64 {
+                return Err(error(key("initial_ssthresh"), "below two segments; accepted: at least 2 * mss"));
+            }
+        }
+        if self.sack && !info.supports_sack {
+            return Err(error(key("sack"), format!("variant \"{}\" has no SACK recovery; accepted: sack = false with it", self.variant)));
+        }
+        if self.min_rto.0 == 0 || self.initial_rto.0 == 0 {
+            return Err(error(key("min_rto"), "RTO bounds must be positive, such as \"1s\" or \"200ms\""));
+        }
+        if self.max_rto.0 < self.min_rto.0 {
+            return Err(error(key("max_rto"), "smaller than min_rto"));
+        }
+        Ok(())
+    }
+}
+
+/// serde_json appends " at line 1 column 57"; the key path says it better.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+fn first_line(message: &str) -> String {
+    message.lines().next().unwrap_or("").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"
+        [path]
+        rate = "10Mbps"
+        delay = "250ms"
+        [[flow]]
+    "#;
+
+    #[test]
+    fn minimal_scenario_takes_defaults() {
+        let s = Scenario::from_toml(MINIMAL).unwrap();
+        assert_eq!(s.forward_rate(), 10_000_000);
+        assert_eq!(s.flows[0].variant, "newreno");
+        assert_eq!(s.flows[0].delayed_ack, 2);
+        assert_eq!(s.path.queue, QueueLimit::Packets(1000));
+    }
+
+    #[test]
+    fn unknown_key_is_named() {
+        let err = Scenario::from_toml(&format!("{MINIMAL}\nmsss = 3")).unwrap_err();
+        assert_eq!(err.key, "flow.0.msss");
+        assert!(err.message.contains("mss"), "names the accepted keys: {err}");
+    }
+
+    #[test]
+    fn bad_unit_is_named_with_key() {
+        let text = MINIMAL.replace("\"10Mbps\"", "\"10 Mbit\"");
+        let err = Scenario::from_toml(&text).unwrap_err();
+        assert_eq!(err.key, "path.rate");
+        assert!(err.message.contains("Mbps"), "{err}");
+    }
+
+    #[test]
+    fn negative_rate_rejected() {
+        let err = Scenario::from_json(r#"{"path": {"rate": -5, "delay": 0.25}, "flow": [{}]}"#).unwrap_err();
+        assert_eq!(err.key, "path.rate");
+    }
+
+    #[test]
+    fn unknown_variant_lists_known_ones() {
+        let err = Scenario::from_json(r#"{"path": {"rate": 1e6, "delay": 0.25}, "flow": [{"variant": "bogus"}]}"#).unwrap_err();
+        assert_eq!(err.key, "flow.0.variant");
+        assert!(err.message.contains("newreno"), "{err}");
+    }
+
+    #[test]
+    fn queue_in_bytes() {
+        let s = Scenario::from_toml(&MINIMAL.replace("delay", "queue = \"64KB\"\ndelay")).unwrap();
+        assert_eq!(s.path.queue, QueueLimit::Bytes(64_000));
+    }
+}

@@ -1,0 +1,271 @@
+//! The world and its event loop: hosts, links and flows in arenas (ids are
+//! indices), driven by one time-ordered queue.
+
+use std::time::Instant;
+
+use crate::channel::Channel;
+use crate::engine::{Event, EventQueue, LinkId};
+use crate::link::{Link, LinkConfig, Next};
+use crate::packet::{Kind, NodeId, Packet};
+use crate::result::{FlowResult, LinkResult, RunResult};
+use crate::rng::{stream, Component};
+use crate::scenario::Scenario;
+use crate::tcp::receiver::{Receiver, ReceiverConfig};
+use crate::tcp::rto::RtoConfig;
+use crate::tcp::sender::{Sender, SenderConfig};
+use crate::tcp::variant;
+use crate::time::{seconds, Time};
+
+const SENDER_HOST: NodeId = 0;
+const RECEIVER_HOST: NodeId = 1;
+
+pub struct Flow {
+    pub variant: &'static str,
+    pub start: Time,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub sender: Sender,
+    pub receiver: Receiver,
+}
+
+pub struct Simulation {
+    now: Time,
+    end: Time,
+    seed: u64,
+    queue: EventQueue,
+    pub links: Vec<Link>,
+    /// `routes[node][destination]`: the link a node sends a packet on.
+    routes: Vec<Vec<LinkId>>,
+    pub flows: Vec<Flow>,
+    /// Scratch buffer for the packets an endpoint emits.
+    outbox: Vec<Packet>,
+    finite_flows_open: usize,
+}
+
+impl Simulation {
+    /// Builds the single-path world: sender host -> forward link -> receiver
+    /// host, and the return link back.
+    pub fn new(scenario: &Scenario) -> Simulation {
+        let seed = scenario.seed;
+        let n_flows = scenario.flows.len() as u32;
+        let path = &scenario.path;
+        let make_link = |id: u32, name: &str, to, rate, ber, limit| {
+            let streams = (0..n_flows).map(|flow| stream(seed, Component::LinkErrors { link: id, flow })).collect();
+            Link::new(
+                LinkConfig {
+                    name: name.into(),
+                    to,
+                    rate_bps: rate,
+                    delay: path.delay.0,
+                    header: path.link_header.0 as u32,
+                    limit,
+                    channel: Channel::from_ber(ber),
+                },
+                streams,
+            )
+        };
+        let links = vec![
+            make_link(0, "forward", RECEIVER_HOST, scenario.forward_rate(), path.ber, path.queue),
+            make_link(1, "return", SENDER_HOST, scenario.return_rate(), path.return_ber, path.return_queue.unwrap_or(path.queue)),
+        ];
+        let routes = vec![vec![0, 0], vec![1, 1]];
+
+        let mut queue = EventQueue::default();
+        let flows: Vec<Flow> = scenario
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                let info = variant::find(&spec.variant).expect("variant validated");
+                let window = crate::tcp::receiver::advertised_window(spec.rwnd.0, spec.window_scaling);
+                let sender = Sender::new(SenderConfig {
+                    flow: i as u32,
+                    dst: RECEIVER_HOST,
+                    mss: spec.mss,
+                    initial_cwnd: spec.initial_cwnd,
+                    initial_ssthresh: spec.initial_ssthresh.map(|b| b.0).unwrap_or(u64::MAX),
+                    recovery: info.recovery,
+                    cc: info.cc,
+                    timestamps: spec.timestamps,
+                    window_scaling: spec.window_scaling,
+                    handshake: spec.handshake,
+                    bytes: spec.bytes.0,
+                    rto: RtoConfig {
+                        initial: spec.initial_rto.0,
+                        min: spec.min_rto.0,
+                        max: spec.max_rto.0,
+                        granularity: spec.clock_granularity.0,
+                    },
+                    assumed_peer_window: window,
+                });
+                let receiver = Receiver::new(ReceiverConfig {
+                    flow: i as u32,
+                    dst: SENDER_HOST,
+                    buffer: spec.rwnd.0,
+                    window_scaling: spec.window_scaling,
+                    timestamps: spec.timestamps,
+                    delayed_ack: spec.delayed_ack,
+                    delayed_ack_timeout: spec.delayed_ack_timeout.0,
+                    expected_bytes: spec.bytes.0,
+                });
+                queue.schedule(spec.start.0, Event::FlowStart(i as u32));
+                Flow { variant: info.name, start: spec.start.0, src: SENDER_HOST, dst: RECEIVER_HOST, sender, receiver }
+            })
+            .collect();
+        let finite_flows_open =
+            if scenario.flows.iter().all(|f| f.bytes.0 > 0) { flows.len() } else { usize::MAX };
+        Simulation {
+            now: 0,
+            end: scenario.duration.0,
+            seed,
+            queue,
+            links,
+            routes,
+            flows,
+            outbox: Vec::with_capacity(64),
+            finite_flows_open,
+        }
+    }
+
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Runs to the scenario's duration, or until every finite transfer is complete.
+    pub fn run(mut self) -> RunResult {
+        let started = Instant::now();
+        while let Some(t) = self.queue.peek_time() {
+            if t > self.end || self.finite_flows_open == 0 {
+                break;
+            }
+            let (time, event) = self.queue.pop().expect("peeked");
+            self.now = time;
+            self.handle(event);
+        }
+        let stopped_early = self.finite_flows_open == 0;
+        let sim_end = if stopped_early { self.now } else { self.end };
+        let wall = started.elapsed().as_secs_f64();
+        self.result(sim_end, wall)
+    }
+
+    fn handle(&mut self, event: Event) {
+        match event {
+            Event::TxDone(link) => {
+                let (arrival, next) = self.links[link as usize].transmission_done(self.now);
+                if let Some(at) = arrival {
+                    self.queue.schedule(at, Event::Arrive(link));
+                }
+                self.schedule_link(link, next);
+            }
+            Event::Arrive(link) => {
+                let to = self.links[link as usize].to;
+                let packet = self.links[link as usize].arrive();
+                if packet.dst == to {
+                    self.deliver(to, packet);
+                } else {
+                    self.forward(to, packet);
+                }
+            }
+            Event::FlowStart(f) => {
+                let mut out = std::mem::take(&mut self.outbox);
+                self.flows[f as usize].sender.start(self.now, &mut out);
+                self.after_endpoint(f, self.flows[f as usize].src, out);
+            }
+            Event::Rto(f, generation) => {
+                let mut out = std::mem::take(&mut self.outbox);
+                self.flows[f as usize].sender.on_rto(self.now, generation, &mut out);
+                self.after_endpoint(f, self.flows[f as usize].src, out);
+            }
+            Event::DelayedAck(f, generation) => {
+                let mut out = std::mem::take(&mut self.outbox);
+                self.flows[f as usize].receiver.on_delayed_ack_timer(self.now, generation, &mut out);
+                self.after_endpoint(f, self.flows[f as usize].dst, out);
+            }
+        }
+    }
+
+    fn deliver(&mut self, node: NodeId, packet: Packet) {
+        let f = packet.flow;
+        let flow = &mut self.flows[f as usize];
+        let mut out = std::mem::take(&mut self.outbox);
+        match packet.kind {
+            Kind::Syn | Kind::Data => {
+                let was_complete = flow.receiver.completed_at.is_some();
+                flow.receiver.on_segment(self.now, &packet, &mut out);
+                if !was_complete && flow.receiver.completed_at.is_some() {
+                    self.finite_flows_open = self.finite_flows_open.saturating_sub(1);
+                }
+            }
+            Kind::SynAck | Kind::Ack => flow.sender.on_ack(self.now, &packet, &mut out),
+        }
+        self.after_endpoint(f, node, out);
+    }
+
+    /// Sends what an endpoint emitted and schedules the timers it armed.
+    fn after_endpoint(&mut self, f: u32, node: NodeId, mut out: Vec<Packet>) {
+        for packet in out.drain(..) {
+            self.forward(node, packet);
+        }
+        self.outbox = out;
+        let flow = &mut self.flows[f as usize];
+        if let Some((at, generation)) = flow.sender.rto_timer.schedule_request() {
+            self.queue.schedule(at, Event::Rto(f, generation));
+        }
+        if let Some((at, generation)) = flow.receiver.delayed_ack_timer.schedule_request() {
+            self.queue.schedule(at, Event::DelayedAck(f, generation));
+        }
+    }
+
+    fn forward(&mut self, node: NodeId, packet: Packet) {
+        let link = self.routes[node as usize][packet.dst as usize];
+        let next = self.links[link as usize].enqueue(self.now, packet);
+        self.schedule_link(link, next);
+    }
+
+    fn schedule_link(&mut self, link: LinkId, next: Next) {
+        if let Next::TxDoneAt(at) = next {
+            self.queue.schedule(at, Event::TxDone(link));
+        }
+    }
+
+    fn result(&self, sim_end: Time, wall_s: f64) -> RunResult {
+        let flows = self
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, flow)| {
+                let delivered = flow.receiver.bytes_delivered();
+                let finished = flow.receiver.completed_at.unwrap_or(sim_end);
+                let active = finished.saturating_sub(flow.start);
+                let stats = &flow.sender.stats;
+                FlowResult {
+                    id: i as u32,
+                    variant: flow.variant.to_string(),
+                    goodput_bps: if active > 0 { delivered as f64 * 8.0 / seconds(active) } else { 0.0 },
+                    bytes_delivered: delivered,
+                    retransmits: stats.retransmits,
+                    timeouts: stats.timeouts,
+                    completion_time_s: flow.receiver.completed_at.map(|t| seconds(t - flow.start)),
+                    fast_retransmits: stats.fast_retransmits,
+                    segments_sent: stats.segments_sent,
+                    start_s: seconds(flow.start),
+                    srtt_s: flow.sender.rtt.srtt().map(seconds),
+                    final_cwnd_bytes: flow.sender.window.cwnd,
+                }
+            })
+            .collect();
+        let links = self
+            .links
+            .iter()
+            .map(|link| LinkResult {
+                name: link.name.clone(),
+                packets: link.stats.packets,
+                utilization: if sim_end > 0 { (link.stats.busy_time.min(sim_end)) as f64 / sim_end as f64 } else { 0.0 },
+                queue_drops: link.stats.queue_drops,
+                error_drops: link.stats.error_drops,
+                rate_bps: link.rate_bps(),
+            })
+            .collect();
+        RunResult { seed: self.seed, sim_time_s: seconds(sim_end), wall_s, events: self.queue.processed(), flows, links }
+    }
+}

@@ -1,0 +1,13 @@
+//! TCP, split the way Linux splits it: the sender (sequence space, RTO,
+//! options), loss recovery, congestion control, and the receiver.
+
+pub mod cc;
+pub mod receiver;
+pub mod recovery;
+pub mod rto;
+pub mod sender;
+pub mod timer;
+pub mod variant;
+
+#[cfg(test)]
+mod tests;

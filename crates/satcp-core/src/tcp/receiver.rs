@@ -1,0 +1,213 @@
+//! The TCP receiver: cumulative ACKs, delayed ACKs (count and timer),
+//! immediate ACKs for out-of-order data, the out-of-order buffer and the
+//! advertised window. The application reads in-order data at once.
+
+use super::timer::Timer;
+use crate::packet::{FlowId, Kind, NodeId, Packet, IP_HEADER, TCP_HEADER, TIMESTAMP_OPTION};
+use crate::time::Time;
+
+#[derive(Clone, Debug)]
+pub struct ReceiverConfig {
+    pub flow: FlowId,
+    /// The sender's node.
+    pub dst: NodeId,
+    /// Receive buffer in bytes.
+    pub buffer: u64,
+    pub window_scaling: bool,
+    pub timestamps: bool,
+    /// Segments per ACK.
+    pub delayed_ack: u32,
+    pub delayed_ack_timeout: Time,
+    /// Bytes the transfer carries; 0 = unlimited.
+    pub expected_bytes: u64,
+}
+
+/// The largest window the 16-bit field can say, with or without scaling.
+pub fn advertised_window(buffer: u64, window_scaling: bool) -> u64 {
+    if !window_scaling {
+        //= rfc7323#section-2.2
+        //# the largest window that can be advertised without scaling is 2^16 - 1
+        return buffer.min(65_535);
+    }
+    //= rfc7323#section-2.3
+    //# the maximum allowed shift count is 14
+    let shift = (0..=14u32).find(|s| buffer >> s <= 65_535).unwrap_or(14);
+    (buffer >> shift).min(65_535) << shift
+}
+
+#[derive(Clone, Debug)]
+pub struct Receiver {
+    cfg: ReceiverConfig,
+    window: u64,
+    /// Next byte expected in order; everything below was delivered.
+    pub rcv_nxt: u64,
+    /// Out-of-order data above `rcv_nxt`, as sorted, disjoint [start, end) ranges.
+    pub out_of_order: Vec<(u64, u64)>,
+    /// In-order segments received since the last ACK.
+    unacked_segments: u32,
+    //= rfc7323#section-4.3
+    //# TS.Recent holds a timestamp to be echoed in TSecr whenever a segment is sent
+    ts_recent: Time,
+    last_ack_sent: u64,
+    pub delayed_ack_timer: Timer,
+    pub acks_sent: u64,
+    pub completed_at: Option<Time>,
+}
+
+impl Receiver {
+    pub fn new(cfg: ReceiverConfig) -> Receiver {
+        Receiver {
+            window: advertised_window(cfg.buffer, cfg.window_scaling),
+            rcv_nxt: 0,
+            out_of_order: Vec::new(),
+            unacked_segments: 0,
+            ts_recent: 0,
+            last_ack_sent: 0,
+            delayed_ack_timer: Timer::default(),
+            acks_sent: 0,
+            completed_at: None,
+            cfg,
+        }
+    }
+
+    pub fn config(&self) -> &ReceiverConfig {
+        &self.cfg
+    }
+
+    pub fn window(&self) -> u64 {
+        self.window
+    }
+
+    /// Bytes delivered in order to the application.
+    pub fn bytes_delivered(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    pub fn on_segment(&mut self, now: Time, seg: &Packet, out: &mut Vec<Packet>) {
+        match seg.kind {
+            Kind::Syn => return self.send_syn_ack(now, seg, out),
+            Kind::Data => {}
+            _ => return,
+        }
+        if let Some((tsval, _)) = seg.ts {
+            //= rfc7323#section-4.3
+            //# If SEG.TSval >= TS.Recent and SEG.SEQ <= Last.ACK.sent, then SEG.TSval
+            //# is copied to TS.Recent
+            if tsval >= self.ts_recent && seg.seq <= self.last_ack_sent {
+                self.ts_recent = tsval;
+            }
+        }
+        if seg.end() <= self.rcv_nxt {
+            // An old duplicate: tell the sender where we are.
+            return self.send_ack(now, out);
+        }
+        if seg.seq > self.rcv_nxt {
+            self.buffer_out_of_order(seg.seq, seg.end());
+            //= rfc5681#section-4.2
+            //# A TCP receiver SHOULD send an immediate duplicate ACK when an out-
+            //# of-order segment arrives.
+            return self.send_ack(now, out);
+        }
+        let filled_gap = !self.out_of_order.is_empty();
+        self.rcv_nxt = seg.end();
+        self.pull_in_order();
+        if self.cfg.expected_bytes > 0 && self.rcv_nxt >= self.cfg.expected_bytes && self.completed_at.is_none() {
+            self.completed_at = Some(now);
+        }
+        self.unacked_segments += 1;
+        //= rfc5681#section-4.2
+        //# A TCP receiver SHOULD send an immediate ACK when the incoming segment
+        //# fills in all or part of a gap in the sequence space.
+        if filled_gap || self.unacked_segments >= self.cfg.delayed_ack {
+            self.send_ack(now, out);
+        } else if !self.delayed_ack_timer.is_armed() {
+            //# ... an ACK SHOULD be generated for at least every second full-sized
+            //# segment, and MUST be generated within 500 ms of the arrival of the
+            //# first unacknowledged packet.
+            self.delayed_ack_timer.arm(now + self.cfg.delayed_ack_timeout);
+        }
+    }
+
+    fn buffer_out_of_order(&mut self, start: u64, end: u64) {
+        let ranges = &mut self.out_of_order;
+        let at = ranges.partition_point(|&(s, _)| s < start);
+        ranges.insert(at, (start, end));
+        // Merge with neighbours that touch or overlap.
+        let mut i = at.saturating_sub(1);
+        while i + 1 < ranges.len() {
+            if ranges[i].1 >= ranges[i + 1].0 {
+                ranges[i].1 = ranges[i].1.max(ranges[i + 1].1);
+                ranges.remove(i + 1);
+            } else if i > at {
+                break;
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    fn pull_in_order(&mut self) {
+        while let Some(&(start, end)) = self.out_of_order.first() {
+            if start > self.rcv_nxt {
+                break;
+            }
+            self.rcv_nxt = self.rcv_nxt.max(end);
+            self.out_of_order.remove(0);
+        }
+    }
+
+    pub fn on_delayed_ack_timer(&mut self, now: Time, generation: u32, out: &mut Vec<Packet>) {
+        if self.delayed_ack_timer.fire(now, generation) && self.unacked_segments > 0 {
+            self.send_ack(now, out);
+        }
+    }
+
+    fn header_bytes(&self) -> u32 {
+        IP_HEADER + TCP_HEADER + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 }
+    }
+
+    fn ack_packet(&self, kind: Kind, size: u32, now: Time) -> Packet {
+        Packet {
+            flow: self.cfg.flow,
+            kind,
+            dst: self.cfg.dst,
+            seq: 0,
+            len: 0,
+            ack: self.rcv_nxt,
+            wnd: self.window,
+            size,
+            ts: self.cfg.timestamps.then_some((now, self.ts_recent)),
+        }
+    }
+
+    fn send_ack(&mut self, now: Time, out: &mut Vec<Packet>) {
+        out.push(self.ack_packet(Kind::Ack, self.header_bytes(), now));
+        self.acks_sent += 1;
+        self.unacked_segments = 0;
+        self.last_ack_sent = self.rcv_nxt;
+        self.delayed_ack_timer.disarm();
+    }
+
+    fn send_syn_ack(&mut self, now: Time, syn: &Packet, out: &mut Vec<Packet>) {
+        if let Some((tsval, _)) = syn.ts {
+            self.ts_recent = tsval;
+        }
+        let options = 4 + if self.cfg.window_scaling { 4 } else { 0 } + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 };
+        out.push(self.ack_packet(Kind::SynAck, IP_HEADER + TCP_HEADER + options, now));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_scaling_rounds_to_the_shift() {
+        assert_eq!(advertised_window(16_000_000, false), 65_535);
+        assert_eq!(advertised_window(16_000_000, true), 16_000_000, "62,500 << 8");
+        // 16,777,217 needs shift 9 and loses its odd byte.
+        assert_eq!(advertised_window(16_777_217, true), 16_777_216);
+        assert_eq!(advertised_window(86_016, true), 86_016);
+        assert_eq!(advertised_window(40_000, true), 40_000);
+    }
+}

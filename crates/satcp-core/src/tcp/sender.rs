@@ -1,0 +1,388 @@
+//! The TCP sender: sequence space, send window (min of cwnd and the peer's
+//! window), the retransmission timer, and the options it puts on the wire.
+//! Loss recovery decisions come from `recovery`, window sizes from `cc`.
+
+use super::cc::{Cc, CcKind, Window};
+use super::recovery::{OnDupAck, OnNewAck, Recovery, RecoveryKind};
+use super::rto::{RtoConfig, RttEstimator};
+use super::timer::Timer;
+use crate::packet::{FlowId, Kind, NodeId, Packet, IP_HEADER, TCP_HEADER, TIMESTAMP_OPTION};
+use crate::time::Time;
+
+#[derive(Clone, Debug)]
+pub struct SenderConfig {
+    pub flow: FlowId,
+    /// The receiver's node.
+    pub dst: NodeId,
+    pub mss: u32,
+    pub initial_cwnd: u32,
+    pub initial_ssthresh: u64,
+    pub recovery: RecoveryKind,
+    pub cc: CcKind,
+    pub timestamps: bool,
+    pub window_scaling: bool,
+    pub handshake: bool,
+    /// Bytes to transfer; 0 = unlimited.
+    pub bytes: u64,
+    pub rto: RtoConfig,
+    /// The peer's window before any ACK says otherwise (no handshake).
+    pub assumed_peer_window: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SenderStats {
+    pub segments_sent: u64,
+    pub bytes_sent: u64,
+    pub retransmits: u64,
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Closed,
+    SynSent,
+    Established,
+    /// Every byte of a finite transfer is acknowledged.
+    Done,
+}
+
+#[derive(Clone, Debug)]
+pub struct Sender {
+    cfg: SenderConfig,
+    pub phase: Phase,
+    pub window: Window,
+    cc: Cc,
+    pub recovery: Recovery,
+    pub rtt: RttEstimator,
+    /// Oldest unacknowledged byte.
+    pub snd_una: u64,
+    /// Next byte to send (rewound on go-back-N).
+    pub snd_nxt: u64,
+    /// One past the highest byte ever sent.
+    pub snd_max: u64,
+    /// Latest window the receiver advertised.
+    pub peer_window: u64,
+    /// The segment being timed for an RTT sample (end, send time), without timestamps.
+    timed: Option<(u64, Time)>,
+    syn_sent_at: Time,
+    syn_retransmitted: bool,
+    /// TSval of the latest ACK, echoed as TSecr.
+    ts_recent: Time,
+    pub rto_timer: Timer,
+    pub stats: SenderStats,
+}
+
+impl Sender {
+    pub fn new(cfg: SenderConfig) -> Sender {
+        let mss = cfg.mss as u64;
+        Sender {
+            phase: Phase::Closed,
+            //= rfc5681#section-3.1
+            //# The initial value of ssthresh SHOULD be set arbitrarily high
+            window: Window { cwnd: cfg.initial_cwnd as u64 * mss, ssthresh: cfg.initial_ssthresh, mss },
+            cc: Cc::new(cfg.cc),
+            recovery: Recovery::new(cfg.recovery),
+            rtt: RttEstimator::new(cfg.rto),
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            peer_window: cfg.assumed_peer_window,
+            timed: None,
+            syn_sent_at: 0,
+            syn_retransmitted: false,
+            ts_recent: 0,
+            rto_timer: Timer::default(),
+            stats: SenderStats::default(),
+            cfg,
+        }
+    }
+
+    pub fn flow(&self) -> FlowId {
+        self.cfg.flow
+    }
+
+    /// One past the last byte the application offers.
+    fn data_end(&self) -> u64 {
+        if self.cfg.bytes == 0 {
+            u64::MAX
+        } else {
+            self.cfg.bytes
+        }
+    }
+
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+
+    fn header_bytes(&self) -> u32 {
+        IP_HEADER + TCP_HEADER + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 }
+    }
+
+    /// SYN options: MSS (4), window scale (3 + NOP), timestamps (10 + 2 NOPs).
+    fn syn_size(&self) -> u32 {
+        IP_HEADER + TCP_HEADER + 4 + if self.cfg.window_scaling { 4 } else { 0 } + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 }
+    }
+
+    fn packet(&self, kind: Kind, seq: u64, len: u32, size: u32, now: Time) -> Packet {
+        Packet {
+            flow: self.cfg.flow,
+            kind,
+            dst: self.cfg.dst,
+            seq,
+            len,
+            ack: 0,
+            wnd: 0,
+            size,
+            ts: self.cfg.timestamps.then_some((now, self.ts_recent)),
+        }
+    }
+
+    /// The application opens the connection.
+    pub fn start(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.cfg.handshake {
+            self.phase = Phase::SynSent;
+            self.send_syn(now, out);
+        } else {
+            self.phase = Phase::Established;
+            self.output(now, out);
+        }
+    }
+
+    fn send_syn(&mut self, now: Time, out: &mut Vec<Packet>) {
+        self.syn_sent_at = now;
+        out.push(self.packet(Kind::Syn, 0, 0, self.syn_size(), now));
+        self.rto_timer.arm(now + self.rtt.rto());
+    }
+
+    fn on_syn_ack(&mut self, now: Time, ack: &Packet, out: &mut Vec<Packet>) {
+        self.rto_timer.disarm();
+        self.peer_window = ack.wnd;
+        if self.syn_retransmitted {
+            //= rfc6298#section-5
+            //# (5.7) If the timer expires awaiting the ACK of a SYN segment and the
+            //# TCP implementation is using an RTO less than 3 seconds, the RTO MUST
+            //# be re-initialized to 3 seconds when data transmission begins
+            self.rtt.reset_after_lost_syn();
+            //= rfc5681#section-3.1
+            //# if the SYN or SYN/ACK is lost, the initial window used by a
+            //# sender after a correctly transmitted SYN MUST be one segment
+            self.window.cwnd = self.window.mss;
+        } else {
+            self.rtt.sample(now - self.syn_sent_at);
+        }
+        self.phase = Phase::Established;
+        self.output(now, out);
+    }
+
+    /// Sends what the window allows: new data, or old data after go-back-N.
+    pub fn output(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.phase != Phase::Established {
+            return;
+        }
+        let window = self.window.cwnd.min(self.peer_window);
+        let end = self.data_end();
+        while self.snd_nxt < end {
+            let len = (end - self.snd_nxt).min(self.window.mss);
+            if self.snd_nxt + len > self.snd_una + window {
+                break;
+            }
+            self.send_segment(self.snd_nxt, len as u32, now, out);
+            self.snd_nxt += len;
+            self.snd_max = self.snd_max.max(self.snd_nxt);
+        }
+    }
+
+    fn send_segment(&mut self, seq: u64, len: u32, now: Time, out: &mut Vec<Packet>) {
+        let is_retransmission = seq < self.snd_max;
+        if is_retransmission {
+            self.stats.retransmits += 1;
+            // Karn: an ACK covering a retransmitted segment is ambiguous.
+            self.timed = None;
+        } else if self.timed.is_none() && !self.cfg.timestamps {
+            self.timed = Some((seq + len as u64, now));
+        }
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len as u64;
+        let size = self.header_bytes() + len;
+        out.push(self.packet(Kind::Data, seq, len, size, now));
+        //= rfc6298#section-5
+        //# (5.1) Every time a packet containing data is sent (including a
+        //# retransmission), if the timer is not running, start it running
+        if !self.rto_timer.is_armed() {
+            self.rto_timer.arm(now + self.rtt.rto());
+        }
+    }
+
+    fn retransmit_first_unacked(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let len = (self.data_end() - self.snd_una).min(self.window.mss) as u32;
+        self.send_segment(self.snd_una, len, now, out);
+    }
+
+    /// An ACK (or SYN-ACK) from the receiver.
+    pub fn on_ack(&mut self, now: Time, ack: &Packet, out: &mut Vec<Packet>) {
+        if let Some((tsval, _)) = ack.ts {
+            self.ts_recent = tsval;
+        }
+        match (self.phase, ack.kind) {
+            (Phase::SynSent, Kind::SynAck) => return self.on_syn_ack(now, ack, out),
+            (Phase::Established, Kind::Ack) => {}
+            _ => return,
+        }
+        self.peer_window = ack.wnd;
+        if ack.ack > self.snd_una {
+            self.on_new_ack(now, ack, out);
+        } else if ack.ack == self.snd_una && self.snd_max > self.snd_una {
+            self.on_dupack(now, out);
+        }
+        self.output(now, out);
+    }
+
+    fn on_new_ack(&mut self, now: Time, ack: &Packet, out: &mut Vec<Packet>) {
+        let acked = ack.ack - self.snd_una;
+        self.take_rtt_sample(now, ack);
+        self.snd_una = ack.ack;
+        self.snd_nxt = self.snd_nxt.max(self.snd_una);
+        match self.recovery.on_new_ack(ack.ack) {
+            OnNewAck::Grow => self.cc.on_ack(&mut self.window, acked, now),
+            OnNewAck::Exit => self.exit_fast_recovery(),
+            OnNewAck::Partial => self.partial_ack(now, acked, out),
+        }
+        if self.snd_una >= self.data_end() {
+            self.phase = Phase::Done;
+        }
+        //= rfc6298#section-5
+        //# (5.2) When all outstanding data has been acknowledged, turn off the
+        //# retransmission timer.
+        //# (5.3) When an ACK is received that acknowledges new data, restart the
+        //# retransmission timer so that it will expire after RTO seconds
+        if self.snd_una == self.snd_max {
+            self.rto_timer.disarm();
+        } else {
+            self.rto_timer.arm(now + self.rtt.rto());
+        }
+    }
+
+    fn take_rtt_sample(&mut self, now: Time, ack: &Packet) {
+        match ack.ts {
+            //= rfc7323#section-4.1
+            //# an RTT measurement can be made from every ACK that acknowledges new data
+            Some((_, ecr)) => self.rtt.sample(now - ecr),
+            _ => {
+                if let Some((end, sent)) = self.timed {
+                    if ack.ack >= end {
+                        self.rtt.sample(now - sent);
+                        self.timed = None;
+                    }
+                }
+            }
+        }
+    }
+
+    fn exit_fast_recovery(&mut self) {
+        let w = &mut self.window;
+        match self.cfg.recovery {
+            RecoveryKind::NewReno => {
+                //= rfc6582#section-3.2
+                //# Set cwnd to either (1) min (ssthresh, max(FlightSize, SMSS) + SMSS)
+                //# or (2) ssthresh
+                // Option (1): it avoids a burst when few segments are in flight.
+                let flight = self.snd_max - self.snd_una;
+                w.cwnd = w.ssthresh.min(flight.max(w.mss) + w.mss);
+            }
+            //= rfc5681#section-3.2
+            //# When the next ACK arrives that acknowledges previously
+            //# unacknowledged data, a TCP MUST set cwnd to ssthresh
+            _ => w.cwnd = w.ssthresh,
+        }
+    }
+
+    fn partial_ack(&mut self, now: Time, acked: u64, out: &mut Vec<Packet>) {
+        //= rfc6582#section-3.2
+        //# If this ACK does *not* acknowledge all of the data up to and
+        //# including recover, then this is a partial ACK.  In this case,
+        //# retransmit the first unacknowledged segment.  Deflate the congestion
+        //# window by the amount of new data acknowledged by the Cumulative
+        //# Acknowledgment field.  If the partial ACK acknowledges at least one
+        //# SMSS of new data, then add back SMSS bytes to the congestion window.
+        self.retransmit_first_unacked(now, out);
+        let w = &mut self.window;
+        w.cwnd = w.cwnd.saturating_sub(acked);
+        if acked >= w.mss {
+            w.cwnd += w.mss;
+        }
+        w.cwnd = w.cwnd.max(w.mss);
+    }
+
+    fn on_dupack(&mut self, now: Time, out: &mut Vec<Packet>) {
+        match self.recovery.on_dupack(self.snd_una) {
+            OnDupAck::Nothing => {}
+            OnDupAck::Inflate => {
+                //= rfc5681#section-3.2
+                //# For each additional duplicate ACK received (after the third),
+                //# cwnd MUST be incremented by SMSS.
+                self.window.cwnd += self.window.mss;
+            }
+            OnDupAck::FastRetransmit => self.fast_retransmit(now, out),
+        }
+    }
+
+    fn fast_retransmit(&mut self, now: Time, out: &mut Vec<Packet>) {
+        self.stats.fast_retransmits += 1;
+        let flight = self.flight_size();
+        self.window.ssthresh = self.cc.ssthresh_after_loss(&self.window, flight);
+        self.recovery.entered(self.snd_max);
+        if self.cfg.recovery == RecoveryKind::Tahoe {
+            // Tahoe: slow start from one segment, resending everything after the loss.
+            self.window.cwnd = self.window.mss;
+            self.snd_nxt = self.snd_una;
+            self.timed = None;
+            return;
+        }
+        //= rfc5681#section-3.2
+        //# 3.  The lost segment starting at SND.UNA MUST be retransmitted and
+        //#     cwnd set to ssthresh plus 3*SMSS.
+        self.retransmit_first_unacked(now, out);
+        self.window.cwnd = self.window.ssthresh + 3 * self.window.mss;
+    }
+
+    /// The retransmission timer's event.
+    pub fn on_rto(&mut self, now: Time, generation: u32, out: &mut Vec<Packet>) {
+        if !self.rto_timer.fire(now, generation) {
+            return;
+        }
+        if self.phase == Phase::SynSent {
+            self.syn_retransmitted = true;
+            self.rtt.back_off();
+            self.stats.timeouts += 1;
+            self.send_syn(now, out);
+            return;
+        }
+        if self.phase != Phase::Established {
+            return;
+        }
+        self.stats.timeouts += 1;
+        //= rfc5681#section-3.1
+        //# when a TCP sender detects segment loss using the retransmission timer
+        //# and the given segment has already been retransmitted by way of the
+        //# retransmission timer at least once, the value of ssthresh is held
+        //# constant.
+        if self.rtt.backoffs() == 0 {
+            let flight = self.flight_size();
+            self.window.ssthresh = self.cc.ssthresh_after_loss(&self.window, flight);
+        }
+        //# Furthermore, upon a timeout (as specified in [RFC2988]) cwnd MUST be
+        //# set to no more than the loss window, LW, which equals 1 full-sized segment
+        self.window.cwnd = self.window.mss;
+        self.recovery.on_timeout(self.snd_max);
+        // Go-back-N from the first unacknowledged byte, as BSD does.
+        self.snd_nxt = self.snd_una;
+        self.timed = None;
+        //= rfc6298#section-5
+        //# (5.5) The host MUST set RTO <- RTO * 2 ("back off the timer").
+        //# (5.6) Start the retransmission timer
+        self.rtt.back_off();
+        self.rto_timer.arm(now + self.rtt.rto());
+        self.output(now, out);
+    }
+}
