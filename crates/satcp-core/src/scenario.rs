@@ -5,6 +5,7 @@
 use serde::Deserialize;
 use std::fmt;
 
+use crate::tcp::recovery::PartialAckTimer;
 use crate::tcp::variant;
 use crate::time::NS_PER_S;
 use crate::units::{Bytes, Duration, Rate};
@@ -117,6 +118,12 @@ pub struct FlowSpec {
     /// Model the SYN / SYN-ACK exchange before data flows.
     #[serde(default = "defaults::yes")]
     pub handshake: bool,
+    /// RFC 3042 limited transmit: new data on the first two duplicate ACKs.
+    #[serde(default)]
+    pub limited_transmit: bool,
+    /// NewReno's timer on partial ACKs: "impatient" (RFC 6582 §3.2) or "slow-but-steady".
+    #[serde(default = "defaults::partial_ack_timer")]
+    pub partial_ack_timer: PartialAckTimer,
     /// RFC 6298 (2.1): initial RTO, 1 s.
     #[serde(default = "defaults::one_second")]
     pub initial_rto: Duration,
@@ -168,6 +175,9 @@ mod defaults {
     }
     pub fn initial_cwnd() -> u32 {
         10
+    }
+    pub fn partial_ack_timer() -> PartialAckTimer {
+        PartialAckTimer::Impatient
     }
     pub fn one_second() -> Duration {
         Duration(NS_PER_S)

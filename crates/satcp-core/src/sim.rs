@@ -89,6 +89,8 @@ impl Simulation {
                     timestamps: spec.timestamps,
                     window_scaling: spec.window_scaling,
                     handshake: spec.handshake,
+                    limited_transmit: spec.limited_transmit,
+                    partial_ack_timer: spec.partial_ack_timer,
                     bytes: spec.bytes.0,
                     rto: RtoConfig {
                         initial: spec.initial_rto.0,
@@ -131,21 +133,32 @@ impl Simulation {
         self.now
     }
 
+    /// Handles the next event; false once the run is over (the duration is
+    /// reached or every finite transfer is complete).
+    pub fn step(&mut self) -> bool {
+        match self.queue.peek_time() {
+            Some(t) if t <= self.end && self.finite_flows_open > 0 => {
+                let (time, event) = self.queue.pop().expect("peeked");
+                self.now = time;
+                self.handle(event);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Runs to the scenario's duration, or until every finite transfer is complete.
     pub fn run(mut self) -> RunResult {
         let started = Instant::now();
-        while let Some(t) = self.queue.peek_time() {
-            if t > self.end || self.finite_flows_open == 0 {
-                break;
-            }
-            let (time, event) = self.queue.pop().expect("peeked");
-            self.now = time;
-            self.handle(event);
-        }
-        let stopped_early = self.finite_flows_open == 0;
-        let sim_end = if stopped_early { self.now } else { self.end };
+        while self.step() {}
         let wall = started.elapsed().as_secs_f64();
-        self.result(sim_end, wall)
+        self.finish(wall)
+    }
+
+    /// The result of the run so far.
+    pub fn finish(&self, wall_s: f64) -> RunResult {
+        let sim_end = if self.finite_flows_open == 0 { self.now } else { self.end };
+        self.result(sim_end, wall_s)
     }
 
     fn handle(&mut self, event: Event) {

@@ -33,11 +33,23 @@ pub enum OnNewAck {
     Partial,
 }
 
+/// When NewReno restarts the retransmission timer on partial ACKs (RFC 6582 §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PartialAckTimer {
+    /// Only on the first partial ACK (RFC 6582 §3.2 step 5): many losses end in a timeout.
+    Impatient,
+    /// On every partial ACK: one loss repaired per RTT, however long it takes.
+    SlowButSteady,
+}
+
 #[derive(Clone, Debug)]
 pub struct Recovery {
     pub kind: RecoveryKind,
     pub dupacks: u32,
     pub in_fast_recovery: bool,
+    /// Partial ACKs seen in the current fast recovery.
+    pub partial_acks: u32,
     /// RFC 6582 `recover`: one past the highest byte sent when recovery began.
     pub recover: Option<u64>,
 }
@@ -48,7 +60,7 @@ pub const DUPACK_THRESHOLD: u32 = 3;
 
 impl Recovery {
     pub fn new(kind: RecoveryKind) -> Recovery {
-        Recovery { kind, dupacks: 0, in_fast_recovery: false, recover: None }
+        Recovery { kind, dupacks: 0, in_fast_recovery: false, partial_acks: 0, recover: None }
     }
 
     pub fn on_dupack(&mut self, snd_una: u64) -> OnDupAck {
@@ -76,6 +88,7 @@ impl Recovery {
         //# record the highest sequence number transmitted in the variable recover
         self.recover = Some(snd_max);
         self.in_fast_recovery = self.kind != RecoveryKind::Tahoe;
+        self.partial_acks = 0;
     }
 
     pub fn on_new_ack(&mut self, ack: u64) -> OnNewAck {
@@ -84,7 +97,10 @@ impl Recovery {
             return OnNewAck::Grow;
         }
         match self.kind {
-            RecoveryKind::NewReno if self.recover.is_some_and(|r| ack < r) => OnNewAck::Partial,
+            RecoveryKind::NewReno if self.recover.is_some_and(|r| ack < r) => {
+                self.partial_acks += 1;
+                OnNewAck::Partial
+            }
             _ => {
                 self.in_fast_recovery = false;
                 OnNewAck::Exit

@@ -3,7 +3,7 @@
 //! Loss recovery decisions come from `recovery`, window sizes from `cc`.
 
 use super::cc::{Cc, CcKind, Window};
-use super::recovery::{OnDupAck, OnNewAck, Recovery, RecoveryKind};
+use super::recovery::{OnDupAck, OnNewAck, PartialAckTimer, Recovery, RecoveryKind};
 use super::rto::{RtoConfig, RttEstimator};
 use super::timer::Timer;
 use crate::packet::{FlowId, Kind, NodeId, Packet, IP_HEADER, TCP_HEADER, TIMESTAMP_OPTION};
@@ -22,6 +22,9 @@ pub struct SenderConfig {
     pub timestamps: bool,
     pub window_scaling: bool,
     pub handshake: bool,
+    /// RFC 3042: a new segment on each of the first two duplicate ACKs.
+    pub limited_transmit: bool,
+    pub partial_ack_timer: PartialAckTimer,
     /// Bytes to transfer; 0 = unlimited.
     pub bytes: u64,
     pub rto: RtoConfig,
@@ -69,6 +72,8 @@ pub struct Sender {
     syn_retransmitted: bool,
     /// TSval of the latest ACK, echoed as TSecr.
     ts_recent: Time,
+    /// Bytes sent by limited transmit since the last new ACK.
+    limited_transmit_bytes: u64,
     pub rto_timer: Timer,
     pub stats: SenderStats,
 }
@@ -92,6 +97,7 @@ impl Sender {
             syn_sent_at: 0,
             syn_retransmitted: false,
             ts_recent: 0,
+            limited_transmit_bytes: 0,
             rto_timer: Timer::default(),
             stats: SenderStats::default(),
             cfg,
@@ -243,10 +249,19 @@ impl Sender {
         self.take_rtt_sample(now, ack);
         self.snd_una = ack.ack;
         self.snd_nxt = self.snd_nxt.max(self.snd_una);
+        self.limited_transmit_bytes = 0;
+        let mut restart_timer = true;
         match self.recovery.on_new_ack(ack.ack) {
             OnNewAck::Grow => self.cc.on_ack(&mut self.window, acked, now),
             OnNewAck::Exit => self.exit_fast_recovery(),
-            OnNewAck::Partial => self.partial_ack(now, acked, out),
+            OnNewAck::Partial => {
+                self.partial_ack(now, acked, out);
+                //= rfc6582#section-3.2
+                //# For the first partial ACK that arrives during fast recovery, also
+                //# reset the retransmit timer.
+                restart_timer = self.cfg.partial_ack_timer == PartialAckTimer::SlowButSteady
+                    || self.recovery.partial_acks == 1;
+            }
         }
         if self.snd_una >= self.data_end() {
             self.phase = Phase::Done;
@@ -258,7 +273,7 @@ impl Sender {
         //# retransmission timer so that it will expire after RTO seconds
         if self.snd_una == self.snd_max {
             self.rto_timer.disarm();
-        } else {
+        } else if restart_timer {
             self.rto_timer.arm(now + self.rtt.rto());
         }
     }
@@ -316,7 +331,11 @@ impl Sender {
 
     fn on_dupack(&mut self, now: Time, out: &mut Vec<Packet>) {
         match self.recovery.on_dupack(self.snd_una) {
-            OnDupAck::Nothing => {}
+            OnDupAck::Nothing => {
+                if self.cfg.limited_transmit && self.recovery.dupacks <= 2 {
+                    self.limited_transmit(now, out);
+                }
+            }
             OnDupAck::Inflate => {
                 //= rfc5681#section-3.2
                 //# For each additional duplicate ACK received (after the third),
@@ -327,9 +346,32 @@ impl Sender {
         }
     }
 
+    fn limited_transmit(&mut self, now: Time, out: &mut Vec<Packet>) {
+        //= rfc3042#section-2
+        //# the sender can transmit new segments upon the first and second
+        //# duplicate ACKs ... provided that the receiver's advertised window
+        //# allows, the total FlightSize would remain less than or equal to cwnd
+        //# plus 2*SMSS, and that new data is available for transmission.
+        let end = self.data_end();
+        if self.snd_nxt != self.snd_max || self.snd_max >= end {
+            return;
+        }
+        let len = (end - self.snd_max).min(self.window.mss);
+        let allowed = (self.window.cwnd + self.recovery.dupacks as u64 * self.window.mss).min(self.peer_window);
+        if self.snd_max + len <= self.snd_una + allowed {
+            self.send_segment(self.snd_max, len as u32, now, out);
+            self.snd_max += len;
+            self.snd_nxt = self.snd_max;
+            self.limited_transmit_bytes += len;
+        }
+    }
+
     fn fast_retransmit(&mut self, now: Time, out: &mut Vec<Packet>) {
         self.stats.fast_retransmits += 1;
-        let flight = self.flight_size();
+        //= rfc5681#section-3.2
+        //# When [RFC3042] is in use, additional data sent in limited transmit
+        //# MUST NOT be included in this calculation.
+        let flight = self.flight_size() - self.limited_transmit_bytes;
         self.window.ssthresh = self.cc.ssthresh_after_loss(&self.window, flight);
         self.recovery.entered(self.snd_max);
         if self.cfg.recovery == RecoveryKind::Tahoe {

@@ -3,7 +3,7 @@
 
 use super::cc::CcKind;
 use super::receiver::{Receiver, ReceiverConfig};
-use super::recovery::RecoveryKind;
+use super::recovery::{PartialAckTimer, RecoveryKind};
 use super::rto::RtoConfig;
 use super::sender::{Sender, SenderConfig};
 use crate::packet::{Kind, Packet};
@@ -23,6 +23,8 @@ fn sender_config(recovery: RecoveryKind, initial_cwnd: u32) -> SenderConfig {
         timestamps: false,
         window_scaling: true,
         handshake: false,
+        limited_transmit: false,
+        partial_ack_timer: PartialAckTimer::Impatient,
         bytes: 0,
         rto: RtoConfig::default(),
         assumed_peer_window: 1 << 30,
@@ -416,4 +418,51 @@ fn timestamps_echo_the_earliest_unacknowledged_segment() {
     //# the timestamp echoed ... is the one from the earliest segment not yet acknowledged
     assert_eq!(out[0].ts, Some((250, 100)));
     assert_eq!(out[0].size, 52, "12 option bytes on the wire");
+}
+
+// ---- RFC 6582 timer variants and RFC 3042 limited transmit ----
+
+fn in_fast_recovery(timer: PartialAckTimer) -> Harness {
+    let mut config = sender_config(RecoveryKind::NewReno, 10);
+    config.initial_ssthresh = 8 * MSS;
+    config.partial_ack_timer = timer;
+    let mut h = Harness::new(config);
+    h.ack_at(10, MSS);
+    for t in 0..3 {
+        h.ack_at(20 + t, MSS);
+    }
+    h
+}
+
+#[test]
+fn impatient_newreno_restarts_the_timer_on_the_first_partial_ack_only() {
+    let mut h = in_fast_recovery(PartialAckTimer::Impatient);
+    h.ack_at(100, 3 * MSS);
+    let first = h.sender.rto_timer.deadline();
+    assert_eq!(first, Some(100 + h.sender.rtt.rto()));
+    h.ack_at(200, 5 * MSS);
+    assert_eq!(h.sender.rto_timer.deadline(), first, "second partial ACK leaves the timer alone");
+}
+
+#[test]
+fn slow_but_steady_newreno_restarts_the_timer_on_every_partial_ack() {
+    let mut h = in_fast_recovery(PartialAckTimer::SlowButSteady);
+    h.ack_at(100, 3 * MSS);
+    h.ack_at(200, 5 * MSS);
+    assert_eq!(h.sender.rto_timer.deadline(), Some(200 + h.sender.rtt.rto()));
+}
+
+#[test]
+fn limited_transmit_sends_on_the_first_two_duplicates() {
+    let mut config = sender_config(RecoveryKind::NewReno, 4);
+    config.initial_ssthresh = 4 * MSS;
+    config.limited_transmit = true;
+    let mut h = Harness::new(config);
+    // Segment 0 lost; 1..3 arrive and produce three duplicate ACKs of 0.
+    let flight = h.sender.flight_size();
+    assert_eq!(segments(&h.ack_at(10, 0)), vec![seg(4)], "cwnd + 1 SMSS");
+    assert_eq!(segments(&h.ack_at(20, 0)), vec![seg(5)], "cwnd + 2 SMSS");
+    assert_eq!(h.sender.window.cwnd, 4 * MSS, "cwnd unchanged");
+    assert_eq!(segments(&h.ack_at(30, 0)), vec![seg(0)]);
+    assert_eq!(h.sender.window.ssthresh, (flight / 2).max(2 * MSS), "limited-transmit bytes left out");
 }

@@ -1,0 +1,95 @@
+//! Invariants on randomised scenarios (property tests).
+
+use proptest::prelude::*;
+use satcp_core::sim::Simulation;
+use satcp_core::Scenario;
+
+fn arb_scenario() -> impl Strategy<Value = String> {
+    let flow = (
+        prop::sample::select(vec!["tahoe", "reno", "newreno"]),
+        500u32..1461,
+        prop::sample::select(vec!["8KB", "30KB", "64KB", "400KB", "4MB"]),
+        1u32..4,
+        1u32..11,
+        prop::sample::select(vec![0u64, 50_000, 300_000]),
+        0u32..5,
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(variant, mss, rwnd, delack, iw, bytes, start, ts, handshake, lt)| {
+            format!(
+                "[[flow]]\nvariant = \"{variant}\"\nmss = {mss}\nrwnd = \"{rwnd}\"\ndelayed_ack = {delack}\n\
+                 initial_cwnd = {iw}\nbytes = {bytes}\nstart = {start}\ntimestamps = {ts}\nhandshake = {handshake}\n\
+                 limited_transmit = {lt}\n"
+            )
+        });
+    (
+        prop::sample::select(vec!["64kbps", "768kbps", "1.544Mbps", "10Mbps"]),
+        1u32..300,
+        prop::sample::select(vec![0.0, 1e-7, 1e-6, 1e-5, 5e-5]),
+        prop::sample::select(vec![0.0, 1e-6, 1e-5]),
+        prop::sample::select(vec!["5", "20", "100", "\"16KB\""]),
+        prop::collection::vec(flow, 1..4),
+        0u64..1000,
+    )
+        .prop_map(|(rate, delay_ms, ber, return_ber, queue, flows, seed)| {
+            format!(
+                "duration = \"30s\"\nseed = {seed}\n[path]\nrate = \"{rate}\"\ndelay = \"{delay_ms}ms\"\n\
+                 ber = {ber}\nreturn_ber = {return_ber}\nqueue = {queue}\n{}",
+                flows.concat()
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn transport_invariants_hold_at_every_event(text in arb_scenario()) {
+        let scenario = Scenario::from_toml(&text).unwrap();
+        let mut sim = Simulation::new(&scenario);
+        let mut sent_before: Vec<u64> = vec![0; sim.flows.len()];
+        let spec_lt: Vec<bool> = scenario.flows.iter().map(|f| f.limited_transmit).collect();
+        while sim.step() {
+            for (i, flow) in sim.flows.iter().enumerate() {
+                let s = &flow.sender;
+                let r = &flow.receiver;
+                prop_assert!(s.window.cwnd >= s.window.mss, "cwnd {} below one MSS", s.window.cwnd);
+                // Unique bytes acknowledged never exceed bytes delivered in order,
+                // which never exceed bytes sent.
+                prop_assert!(s.snd_una <= r.bytes_delivered());
+                prop_assert!(r.bytes_delivered() <= s.snd_max);
+                // New data only goes out inside min(cwnd, rwnd), plus the two
+                // segments RFC 3042 allows on duplicate ACKs.
+                if s.snd_max > sent_before[i] {
+                    let extra = if spec_lt[i] { 2 * s.window.mss } else { 0 };
+                    let limit = s.snd_una + (s.window.cwnd + extra).min(s.peer_window);
+                    prop_assert!(s.snd_max <= limit, "sent to {} beyond {}", s.snd_max, limit);
+                }
+                sent_before[i] = s.snd_max;
+                // The receiver never holds data beyond its advertised window.
+                if let Some(&(_, end)) = r.out_of_order.last() {
+                    prop_assert!(end <= r.rcv_nxt + r.window());
+                }
+            }
+        }
+        let result = sim.finish(0.0);
+        for (flow, spec) in result.flows.iter().zip(&scenario.flows) {
+            if let Some(_) = flow.completion_time_s {
+                prop_assert_eq!(flow.bytes_delivered, spec.bytes.0);
+            }
+            prop_assert!(spec.bytes.0 == 0 || flow.bytes_delivered <= spec.bytes.0);
+        }
+    }
+
+    #[test]
+    fn same_seed_gives_an_identical_result(text in arb_scenario()) {
+        let scenario = Scenario::from_toml(&text).unwrap();
+        let mut a = satcp_core::run(&scenario);
+        let mut b = satcp_core::run(&scenario);
+        a.wall_s = 0.0;
+        b.wall_s = 0.0;
+        prop_assert_eq!(a, b);
+    }
+}
