@@ -33,6 +33,8 @@ pub struct Link {
     queue: VecDeque<Packet>,
     queued_bytes: u64,
     on_wire: Option<Packet>,
+    /// Fraction of a nanosecond owed by earlier transmissions, in bit-ns / rate units.
+    tx_remainder: u64,
     propagating: VecDeque<Packet>,
     pub stats: LinkStats,
 }
@@ -68,6 +70,7 @@ impl Link {
             queue: VecDeque::new(),
             queued_bytes: 0,
             on_wire: None,
+            tx_remainder: 0,
             propagating: VecDeque::new(),
             stats: LinkStats::default(),
         }
@@ -100,7 +103,10 @@ impl Link {
 
     fn start(&mut self, now: Time, packet: Packet) -> Next {
         let bytes = self.wire_bytes(&packet);
-        let tx = transmission_time(bytes, self.rate_bps);
+        // Whole nanoseconds per packet, carrying the fraction over so that the
+        // long-run rate is exact even where a packet takes about a nanosecond.
+        let (tx, remainder) = transmission_time(bytes, self.rate_bps, self.tx_remainder);
+        self.tx_remainder = remainder;
         self.stats.packets += 1;
         self.stats.bytes += bytes;
         self.stats.busy_time += tx;

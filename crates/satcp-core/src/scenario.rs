@@ -321,14 +321,24 @@ impl FlowSpec {
 
 /// serde_json appends " at line 1 column 57"; the key path says it better.
 fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_string(),
-        None => message.to_string(),
-    }
+    let message = match message.rfind(" at line ") {
+        Some(i) => &message[..i],
+        None => message,
+    };
+    in_user_terms(message)
 }
 
 fn first_line(message: &str) -> String {
-    message.lines().next().unwrap_or("").to_string()
+    in_user_terms(message.lines().next().unwrap_or(""))
+}
+
+/// serde names our Rust types; users know the TOML tables.
+fn in_user_terms(message: &str) -> String {
+    message
+        .replace("struct Scenario", "a scenario table")
+        .replace("struct PathSpec", "a [path] table")
+        .replace("struct FlowSpec", "a [[flow]] table")
+        .replace("expected u64", "expected a whole number from 0 to 2^64-1")
 }
 
 #[cfg(test)]

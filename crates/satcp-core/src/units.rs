@@ -93,10 +93,11 @@ pub fn parse_bytes(text: &str) -> Result<Bytes, String> {
 }
 
 fn rate_from_f64(v: f64) -> Result<Rate, String> {
-    if v > 0.0 && v < 1e15 {
+    // Below 1 bit/s a rate would round to zero and no packet could ever be sent.
+    if (1.0..1e15).contains(&v) {
         Ok(Rate(v.round() as u64))
     } else {
-        Err(format!("rate {v} bit/s is out of range; accepted: a positive rate below 1 Pbit/s"))
+        Err(format!("rate {v} bit/s is out of range; accepted: 1 bit/s up to 1 Pbit/s"))
     }
 }
 
@@ -185,6 +186,7 @@ mod tests {
         assert_eq!(parse_rate("9600").unwrap(), Rate(9600));
         assert!(parse_rate("-5Mbps").is_err());
         assert!(parse_rate("0").is_err());
+        assert!(parse_rate("0.25").is_err(), "would round to 0 bit/s");
         assert!(parse_rate("10 furlongs").is_err());
     }
 

@@ -1,0 +1,92 @@
+"""satcp: TCP over long-delay, error-prone links.
+
+>>> import satcp
+>>> r = satcp.run("scenarios/geo-10mbps.toml", duration="20s", **{"path.ber": 1e-6})
+>>> r.flows[0].goodput_bps, r.to_dataframe()
+>>> print(r.summary())
+
+A run crosses into the Rust simulator once: the scenario goes in as JSON, the
+result comes back as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+from .result import FlowResult, LinkResult, Result
+from .scenario import ScenarioError, apply_overrides, load, load_with_origin
+
+__version__ = "0.1.0"
+__all__ = [
+    "run", "variants", "load", "apply_overrides", "Result", "FlowResult", "LinkResult",
+    "ScenarioError", "SimulationError", "Variant", "__version__",
+]
+
+
+class SimulationError(RuntimeError):
+    """The simulator failed on a scenario it had accepted: a bug in satcp."""
+
+
+class Variant(NamedTuple):
+    name: str
+    description: str
+    source: str
+
+
+def _ext():
+    try:
+        from . import _core as core
+    except ImportError as e:  # pragma: no cover - only without a build
+        raise ImportError(
+            f"satcp's simulator extension is not built ({e}); install satcp with `pip install .`"
+        ) from e
+    return core
+
+
+_KEYED = re.compile(r"^key `([^`]*)`: (.*)$", re.S)
+
+
+def _scenario_error(message: str, file: str | None) -> ScenarioError:
+    m = _KEYED.match(message)
+    if m:
+        return ScenarioError(m.group(2), key=m.group(1), file=file)
+    return ScenarioError(message, file=file)
+
+
+def run(scenario: Any, /, **overrides: Any) -> Result:
+    """Runs one simulation and returns its :class:`Result`.
+
+    ``scenario`` is a path to a TOML file, TOML text, or a dict. Keyword
+    arguments override scenario keys: top-level names as they are
+    (``seed=3, duration="20s"``), dotted keys by unpacking a dict
+    (``**{"path.ber": 1e-6, "flow.0.variant": "reno"}``), or with ``__`` for
+    the dots (``path__ber=1e-6``). Values are taken as they are.
+
+    Raises :class:`ScenarioError` (a ValueError) for a scenario the
+    simulator cannot accept, naming the file and the key.
+    """
+    tree, origin = load_with_origin(scenario)
+    pairs = {key.replace("__", "."): value for key, value in overrides.items()}
+    try:
+        tree = apply_overrides(tree, pairs)
+        text = json.dumps(tree, allow_nan=False)
+    except ScenarioError as e:
+        raise e.in_file(origin) from None
+    except (TypeError, ValueError) as e:  # apply_overrides checks first; belt and braces
+        raise ScenarioError(f"cannot encode the scenario: {e}", file=origin) from None
+    try:
+        out = _ext().run_json(text)
+    except ValueError as e:
+        raise _scenario_error(str(e), origin) from None
+    except BaseException as e:  # pyo3's PanicException derives from BaseException
+        if type(e).__name__ == "PanicException":
+            raise SimulationError(f"the simulator panicked: {e}") from None
+        raise
+    return Result.from_json(out, scenario=tree)
+
+
+def variants() -> list[Variant]:
+    """The TCP variants a flow can name, as (name, description, source)."""
+    return [Variant(*v) for v in _ext().variants()]

@@ -1,0 +1,231 @@
+"""What one run returns: the simulator's result JSON with attribute access,
+tables (pandas) and a readable summary (rich)."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+
+__all__ = ["Result", "FlowResult", "LinkResult", "human_rate", "human_bytes"]
+
+
+def _split(cls, data: dict) -> dict:
+    """Keyword arguments for ``cls``: its fields, and the rest under ``extra``."""
+    names = {f.name for f in dataclasses.fields(cls)} - {"extra"}
+    kwargs = {k: v for k, v in data.items() if k in names}
+    kwargs["extra"] = {k: v for k, v in data.items() if k not in names}
+    return kwargs
+
+
+def _as_dict(obj) -> dict:
+    out = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj) if f.name != "extra"}
+    out.update(obj.extra)
+    return out
+
+
+@dataclasses.dataclass
+class FlowResult:
+    """One TCP flow. ``goodput_bps`` is unique payload bytes delivered in order,
+    times 8, over the flow's active time; ``completion_time_s`` is None for a
+    transfer that did not finish (or a bulk flow, which never does)."""
+
+    id: int
+    variant: str
+    goodput_bps: float
+    bytes_delivered: int
+    retransmits: int
+    timeouts: int
+    completion_time_s: float | None = None
+    fast_retransmits: int | None = None
+    segments_sent: int | None = None
+    start_s: float | None = None
+    srtt_s: float | None = None
+    final_cwnd_bytes: int | None = None
+    #: Fields a newer simulator adds that this version does not name.
+    extra: dict = dataclasses.field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "FlowResult":
+        return cls(**_split(cls, data))
+
+    def to_dict(self) -> dict:
+        return _as_dict(self)
+
+
+@dataclasses.dataclass
+class LinkResult:
+    """One link direction: packets serialised (corrupted ones included), the
+    fraction of the run it spent serialising, and what it dropped."""
+
+    name: str
+    packets: int
+    utilization: float
+    queue_drops: int
+    error_drops: int
+    rate_bps: int | None = None
+    extra: dict = dataclasses.field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "LinkResult":
+        return cls(**_split(cls, data))
+
+    def to_dict(self) -> dict:
+        return _as_dict(self)
+
+
+@dataclasses.dataclass
+class Result:
+    """The result of one run. ``to_dict()`` / ``to_json()`` give the JSON that
+    ``satcp run --json`` prints; ``scenario`` is the scenario that was run."""
+
+    seed: int
+    sim_time_s: float
+    wall_s: float
+    events: int
+    flows: list[FlowResult]
+    links: list[LinkResult]
+    extra: dict = dataclasses.field(default_factory=dict, repr=False)
+    scenario: dict | None = dataclasses.field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: dict, scenario: dict | None = None) -> "Result":
+        kwargs = _split(cls, {k: v for k, v in data.items() if k != "scenario"})
+        kwargs["flows"] = [FlowResult.from_dict(f) for f in data.get("flows", [])]
+        kwargs["links"] = [LinkResult.from_dict(link) for link in data.get("links", [])]
+        return cls(**kwargs, scenario=scenario)
+
+    @classmethod
+    def from_json(cls, text: str, scenario: dict | None = None) -> "Result":
+        return cls.from_dict(json.loads(text), scenario)
+
+    def to_dict(self) -> dict:
+        out = {
+            "seed": self.seed,
+            "sim_time_s": self.sim_time_s,
+            "wall_s": self.wall_s,
+            "events": self.events,
+            "flows": [f.to_dict() for f in self.flows],
+            "links": [link.to_dict() for link in self.links],
+        }
+        out.update(self.extra)
+        return out
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    # ------------------------------------------------------------ tables
+
+    def _run_columns(self) -> dict:
+        return {"seed": self.seed, "sim_time_s": self.sim_time_s, "wall_s": self.wall_s, "events": self.events}
+
+    def to_dataframe(self):
+        """One row per flow: the run's seed, sim_time_s, wall_s and events,
+        then every flow field."""
+        import pandas as pd
+
+        rows = [{**self._run_columns(), **f.to_dict()} for f in self.flows]
+        columns = list(self._run_columns()) + [f.name for f in dataclasses.fields(FlowResult) if f.name != "extra"]
+        for row in rows:
+            columns += [k for k in row if k not in columns]
+        return pd.DataFrame(rows, columns=columns)
+
+    def links_dataframe(self):
+        """One row per link, with the run's seed and sim_time_s."""
+        import pandas as pd
+
+        rows = [{**self._run_columns(), **link.to_dict()} for link in self.links]
+        columns = list(self._run_columns()) + [f.name for f in dataclasses.fields(LinkResult) if f.name != "extra"]
+        for row in rows:
+            columns += [k for k in row if k not in columns]
+        return pd.DataFrame(rows, columns=columns)
+
+    # ------------------------------------------------------------ summary
+
+    def __rich__(self):
+        from rich.console import Group
+        from rich.table import Table
+        from rich.text import Text
+
+        head = Text.assemble(
+            ("satcp run", "bold"),
+            f"  seed {self.seed}, {_seconds(self.sim_time_s)} simulated in {_seconds(self.wall_s)}"
+            f" ({self.events:,} events)",
+        )
+
+        flows = Table(title="Flows", title_justify="left", title_style="bold")
+        for name, justify in [
+            ("flow", "right"), ("variant", "left"), ("goodput", "right"), ("delivered", "right"),
+            ("retransmits", "right"), ("timeouts", "right"), ("completion", "right"),
+        ]:
+            flows.add_column(name, justify=justify)
+        for f in self.flows:
+            flows.add_row(
+                str(f.id), f.variant, human_rate(f.goodput_bps), human_bytes(f.bytes_delivered),
+                f"{f.retransmits:,}", f"{f.timeouts:,}",
+                _seconds(f.completion_time_s) if f.completion_time_s is not None else "-",
+            )
+
+        links = Table(title="Links", title_justify="left", title_style="bold")
+        for name, justify in [
+            ("link", "left"), ("rate", "right"), ("utilisation", "right"), ("packets", "right"),
+            ("queue drops", "right"), ("error drops", "right"),
+        ]:
+            links.add_column(name, justify=justify)
+        for link in self.links:
+            links.add_row(
+                link.name, human_rate(link.rate_bps) if link.rate_bps is not None else "-",
+                f"{100 * link.utilization:.1f} %", f"{link.packets:,}",
+                f"{link.queue_drops:,}", f"{link.error_drops:,}",
+            )
+        return Group(head, flows, links)
+
+    def summary(self, width: int = 100) -> str:
+        """The readable summary as plain text: per-flow goodput, bytes
+        delivered, retransmissions, timeouts and completion time; per-link
+        utilisation, packets and drops."""
+        from rich.console import Console
+
+        buffer = io.StringIO()
+        console = Console(file=buffer, width=width, no_color=True, color_system=None, force_terminal=False)
+        console.print(self)
+        return buffer.getvalue()
+
+    def __str__(self) -> str:
+        return self.summary()
+
+
+def _seconds(s: float) -> str:
+    if s >= 100:
+        return f"{s:,.0f} s"
+    if s >= 1:
+        return f"{s:.2f} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.1f} ms"
+    return f"{s * 1e6:.0f} us"
+
+
+def human_rate(bps: float) -> str:
+    """``9.48 Mb/s``, ``812 kb/s``: three significant figures, SI prefixes."""
+    for factor, unit in [(1e9, "Gb/s"), (1e6, "Mb/s"), (1e3, "kb/s")]:
+        if abs(bps) >= factor:
+            return f"{_sig3(bps / factor)} {unit}"
+    return f"{_sig3(bps)} b/s"
+
+
+def human_bytes(n: float) -> str:
+    """``231.9 MB``: SI prefixes, as scenario files write sizes."""
+    for factor, unit in [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")]:
+        if abs(n) >= factor:
+            return f"{n / factor:.1f} {unit}"
+    return f"{n:.0f} B"
+
+
+def _sig3(x: float) -> str:
+    if x == 0:
+        return "0"
+    if abs(x) >= 100:
+        return f"{x:.0f}"
+    if abs(x) >= 10:
+        return f"{x:.1f}"
+    return f"{x:.2f}"
