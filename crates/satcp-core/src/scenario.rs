@@ -309,8 +309,10 @@ impl FlowSpec {
         if self.sack && !info.supports_sack {
             return Err(error(key("sack"), format!("variant \"{}\" has no SACK recovery; accepted: sack = false with it", self.variant)));
         }
-        if self.min_rto.0 == 0 || self.initial_rto.0 == 0 {
-            return Err(error(key("min_rto"), "RTO bounds must be positive, such as \"1s\" or \"200ms\""));
+        for (name, value) in [("initial_rto", self.initial_rto), ("min_rto", self.min_rto)] {
+            if value.0 == 0 {
+                return Err(error(key(name), "must be positive, such as \"1s\" or \"200ms\""));
+            }
         }
         if self.max_rto.0 < self.min_rto.0 {
             return Err(error(key("max_rto"), "smaller than min_rto"));
@@ -387,6 +389,12 @@ mod tests {
         let err = Scenario::from_json(r#"{"path": {"rate": 1e6, "delay": 0.25}, "flow": [{"variant": "bogus"}]}"#).unwrap_err();
         assert_eq!(err.key, "flow.0.variant");
         assert!(err.message.contains("newreno"), "{err}");
+    }
+
+    #[test]
+    fn zero_initial_rto_names_its_own_key() {
+        let err = Scenario::from_json(r#"{"path": {"rate": 1e6, "delay": 0.25}, "flow": [{"initial_rto": 0}]}"#).unwrap_err();
+        assert_eq!(err.key, "flow.0.initial_rto");
     }
 
     #[test]
