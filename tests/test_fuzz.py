@@ -26,6 +26,18 @@ def assert_one_line(error: ScenarioError) -> None:
     assert str(error) and "\n" not in str(error), repr(str(error))
 
 
+def load_or_one_line_error(source) -> ScenarioError | None:
+    """Loads ``source``; a failure must be one ScenarioError line, a success plain JSON."""
+    try:
+        scenario = load(source)
+    except ScenarioError as e:
+        assert_one_line(e)
+        return e
+    assert isinstance(scenario, dict)
+    json.dumps(scenario, allow_nan=False)
+    return None
+
+
 # ----------------------------------------------------------- TOML-ish text
 
 toml_scalars = st.one_of(
@@ -49,13 +61,7 @@ toml_ish = st.lists(toml_lines, max_size=12).map("\n".join)
 @FUZZ
 @given(text=st.one_of(toml_ish, st.text(max_size=60)))
 def test_loader_reads_any_text(text):
-    try:
-        scenario = load(text)
-    except ScenarioError as e:
-        assert_one_line(e)
-    else:
-        assert isinstance(scenario, dict)
-        json.dumps(scenario, allow_nan=False)
+    load_or_one_line_error(text)
 
 
 @FUZZ
@@ -63,13 +69,9 @@ def test_loader_reads_any_text(text):
 def test_loader_reads_any_file(tmp_path_factory, data):
     path = tmp_path_factory.mktemp("fuzz") / "s.toml"
     path.write_bytes(data)
-    try:
-        scenario = load(path)
-    except ScenarioError as e:
-        assert_one_line(e)
-        assert str(e).startswith(f"{path}: ")
-    else:
-        json.dumps(scenario, allow_nan=False)
+    error = load_or_one_line_error(path)
+    if error is not None:
+        assert str(error).startswith(f"{path}: ")
 
 
 # ----------------------------------------------------------- nested dicts
@@ -92,12 +94,7 @@ trees = st.recursive(
 @FUZZ
 @given(tree=st.dictionaries(keys, trees, max_size=5))
 def test_loader_takes_any_dict(tree):
-    try:
-        scenario = load(tree)
-    except ScenarioError as e:
-        assert_one_line(e)
-    else:
-        json.dumps(scenario, allow_nan=False)
+    load_or_one_line_error(tree)
 
 
 # -------------------------------------------------------------- overrides

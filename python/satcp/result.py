@@ -24,8 +24,19 @@ def _as_dict(obj) -> dict:
     return out
 
 
+class _Record:
+    """A flat JSON object as a dataclass: named fields, the rest in ``extra``."""
+
+    @classmethod
+    def from_dict(cls, data: dict):
+        return cls(**_split(cls, data))
+
+    def to_dict(self) -> dict:
+        return _as_dict(self)
+
+
 @dataclasses.dataclass
-class FlowResult:
+class FlowResult(_Record):
     """One TCP flow. ``goodput_bps`` is unique payload bytes delivered in order,
     times 8, over the flow's active time; ``completion_time_s`` is None for a
     transfer that did not finish (or a bulk flow, which never does)."""
@@ -45,16 +56,9 @@ class FlowResult:
     #: Fields a newer simulator adds that this version does not name.
     extra: dict = dataclasses.field(default_factory=dict, repr=False)
 
-    @classmethod
-    def from_dict(cls, data: dict) -> "FlowResult":
-        return cls(**_split(cls, data))
-
-    def to_dict(self) -> dict:
-        return _as_dict(self)
-
 
 @dataclasses.dataclass
-class LinkResult:
+class LinkResult(_Record):
     """One link direction: packets serialised (corrupted ones included), the
     fraction of the run it spent serialising, and what it dropped."""
 
@@ -65,13 +69,6 @@ class LinkResult:
     error_drops: int
     rate_bps: int | None = None
     extra: dict = dataclasses.field(default_factory=dict, repr=False)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "LinkResult":
-        return cls(**_split(cls, data))
-
-    def to_dict(self) -> dict:
-        return _as_dict(self)
 
 
 @dataclasses.dataclass

@@ -146,8 +146,4 @@ impl Link {
     pub fn rate_bps(&self) -> u64 {
         self.rate_bps
     }
-
-    pub fn queue_len(&self) -> usize {
-        self.queue.len()
-    }
 }

@@ -104,10 +104,6 @@ impl Sender {
         }
     }
 
-    pub fn flow(&self) -> FlowId {
-        self.cfg.flow
-    }
-
     /// One past the last byte the application offers.
     fn data_end(&self) -> u64 {
         if self.cfg.bytes == 0 {
