@@ -3,7 +3,7 @@
 use std::collections::VecDeque;
 
 use crate::channel::Channel;
-use crate::packet::{NodeId, Packet};
+use crate::packet::{Kind, NodeId, Packet};
 use crate::rng::Stream;
 use crate::scenario::QueueLimit;
 use crate::time::{transmission_time, Time};
@@ -17,6 +17,10 @@ pub struct LinkStats {
     pub busy_time: Time,
     pub queue_drops: u64,
     pub error_drops: u64,
+    /// Data packets dropped because the scenario's drop list named them.
+    pub listed_drops: u64,
+    /// Data packets that finished serialisation (the drop list counts these).
+    pub data_packets: u64,
 }
 
 pub struct Link {
@@ -28,6 +32,7 @@ pub struct Link {
     header: u32,
     limit: QueueLimit,
     channel: Channel,
+    drop_list: Vec<u64>,
     /// One error stream per flow, so flows do not disturb each other's draws.
     error_streams: Vec<Stream>,
     queue: VecDeque<Packet>,
@@ -54,6 +59,8 @@ pub struct LinkConfig {
     pub header: u32,
     pub limit: QueueLimit,
     pub channel: Channel,
+    /// Data packets to drop, by 1-based count of data packets serialised (sorted).
+    pub drop_list: Vec<u64>,
 }
 
 impl Link {
@@ -66,6 +73,7 @@ impl Link {
             header: config.header,
             limit: config.limit,
             channel: config.channel,
+            drop_list: config.drop_list,
             error_streams,
             queue: VecDeque::new(),
             queued_bytes: 0,
@@ -121,7 +129,14 @@ impl Link {
         let packet = self.on_wire.take().expect("TxDone without a packet on the wire");
         let bits = self.wire_bytes(&packet) * 8;
         let stream = &mut self.error_streams[packet.flow as usize];
-        let arrival = if self.channel.corrupts(bits, stream) {
+        let listed = packet.kind == Kind::Data && {
+            self.stats.data_packets += 1;
+            self.drop_list.binary_search(&self.stats.data_packets).is_ok()
+        };
+        let arrival = if listed {
+            self.stats.listed_drops += 1;
+            None
+        } else if self.channel.corrupts(bits, stream) {
             self.stats.error_drops += 1;
             None
         } else {

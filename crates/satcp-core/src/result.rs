@@ -40,5 +40,7 @@ pub struct LinkResult {
     pub utilization: f64,
     pub queue_drops: u64,
     pub error_drops: u64,
+    /// Data packets dropped by the scenario's `drop_packets` list.
+    pub listed_drops: u64,
     pub rate_bps: u64,
 }

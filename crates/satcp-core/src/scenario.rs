@@ -5,8 +5,8 @@
 use serde::Deserialize;
 use std::fmt;
 
-use crate::tcp::recovery::PartialAckTimer;
-use crate::tcp::variant;
+use crate::tcp::recovery::{PartialAckTimer, SackStyle};
+use crate::tcp::variant::{self, SackUse};
 use crate::time::NS_PER_S;
 use crate::units::{Bytes, Duration, Rate};
 
@@ -78,6 +78,10 @@ pub struct PathSpec {
     /// Link-layer header bytes added to every packet on the wire (2 for PPP, 18 for Ethernet).
     #[serde(default = "defaults::zero_bytes")]
     pub link_header: Bytes,
+    /// Drop the n-th data packet to cross the forward link (1-based,
+    /// retransmissions counted), for controlled drop experiments (Hayes §3.3).
+    #[serde(default)]
+    pub drop_packets: Vec<u64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -94,8 +98,10 @@ pub struct FlowSpec {
     /// RFC 7323 window scaling; without it the window is capped at 65,535 bytes.
     #[serde(default = "defaults::yes")]
     pub window_scaling: bool,
-    #[serde(default)]
-    pub sack: bool,
+    /// RFC 2018 SACK; the `sack` and `fack` variants always use it.
+    pub sack: Option<bool>,
+    /// Which SACK recovery: "rfc6675" or "fall-floyd" (default by variant).
+    pub sack_recovery: Option<SackStyle>,
     /// RFC 7323 timestamps: 12 option bytes on every segment, an RTT sample from every ACK.
     #[serde(default)]
     pub timestamps: bool,
@@ -136,6 +142,12 @@ pub struct FlowSpec {
     /// Clock granularity G of RFC 6298 (2.2-2.3).
     #[serde(default = "defaults::clock_granularity")]
     pub clock_granularity: Duration,
+    /// BSD slow-timer tick for the RTO ("500ms" as 4.4BSD); 0 = exact.
+    #[serde(default = "defaults::zero_duration")]
+    pub rto_tick: Duration,
+    /// BSD fast-timer tick for delayed ACKs ("200ms" as 4.4BSD); 0 = `delayed_ack_timeout` exactly.
+    #[serde(default = "defaults::zero_duration")]
+    pub delayed_ack_tick: Duration,
 }
 
 mod defaults {
@@ -270,6 +282,9 @@ impl Scenario {
                 }
             }
         }
+        if path.drop_packets.contains(&0) {
+            return Err(error("path.drop_packets", "0; packets count from 1 (the first data packet on the forward link)"));
+        }
         if self.flows.is_empty() {
             return Err(error("flow", "no [[flow]] table; a scenario needs at least one flow"));
         }
@@ -306,8 +321,17 @@ impl FlowSpec {
                 return Err(error(key("initial_ssthresh"), "below two segments; accepted: at least 2 * mss"));
             }
         }
-        if self.sack && !info.supports_sack {
-            return Err(error(key("sack"), format!("variant \"{}\" has no SACK recovery; accepted: sack = false with it", self.variant)));
+        match (info.sack, self.sack) {
+            (SackUse::Never, Some(true)) => {
+                return Err(error(key("sack"), format!("variant \"{}\" has no SACK recovery; accepted: sack = false with it", self.variant)));
+            }
+            (SackUse::Always, Some(false)) => {
+                return Err(error(key("sack"), format!("variant \"{}\" is SACK recovery; accepted: sack = true (or leave it out)", self.variant)));
+            }
+            _ => {}
+        }
+        if self.sack_recovery.is_some() && (!info.sack_enabled(self.sack) || self.variant == "fack") {
+            return Err(error(key("sack_recovery"), "applies to SACK recovery only; accepted with variant \"sack\", or with reno/newreno and sack = true"));
         }
         for (name, value) in [("initial_rto", self.initial_rto), ("min_rto", self.min_rto)] {
             if value.0 == 0 {

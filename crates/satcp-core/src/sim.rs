@@ -49,7 +49,7 @@ impl Simulation {
         let seed = scenario.seed;
         let n_flows = scenario.flows.len() as u32;
         let path = &scenario.path;
-        let make_link = |id: u32, name: &str, to, rate, ber, limit| {
+        let make_link = |id: u32, name: &str, to, rate, ber, limit, drop_list: &[u64]| {
             let streams = (0..n_flows).map(|flow| stream(seed, Component::LinkErrors { link: id, flow })).collect();
             Link::new(
                 LinkConfig {
@@ -60,13 +60,14 @@ impl Simulation {
                     header: path.link_header.0 as u32,
                     limit,
                     channel: Channel::from_ber(ber),
+                    drop_list: sorted(drop_list),
                 },
                 streams,
             )
         };
         let links = vec![
-            make_link(0, "forward", RECEIVER_HOST, scenario.forward_rate(), path.ber, path.queue),
-            make_link(1, "return", SENDER_HOST, scenario.return_rate(), path.return_ber, path.return_queue.unwrap_or(path.queue)),
+            make_link(0, "forward", RECEIVER_HOST, scenario.forward_rate(), path.ber, path.queue, &path.drop_packets),
+            make_link(1, "return", SENDER_HOST, scenario.return_rate(), path.return_ber, path.return_queue.unwrap_or(path.queue), &[]),
         ];
         let routes = vec![vec![0, 0], vec![1, 1]];
 
@@ -78,16 +79,18 @@ impl Simulation {
             .map(|(i, spec)| {
                 let info = variant::find(&spec.variant).expect("variant validated");
                 let window = crate::tcp::receiver::advertised_window(spec.rwnd.0, spec.window_scaling);
+                let sack = info.sack_enabled(spec.sack);
                 let sender = Sender::new(SenderConfig {
                     flow: i as u32,
                     dst: RECEIVER_HOST,
                     mss: spec.mss,
                     initial_cwnd: spec.initial_cwnd,
                     initial_ssthresh: spec.initial_ssthresh.map(|b| b.0).unwrap_or(u64::MAX),
-                    recovery: info.recovery,
+                    recovery: info.recovery_with(sack, spec.sack_recovery),
                     cc: info.cc,
                     timestamps: spec.timestamps,
                     window_scaling: spec.window_scaling,
+                    sack,
                     handshake: spec.handshake,
                     limited_transmit: spec.limited_transmit,
                     partial_ack_timer: spec.partial_ack_timer,
@@ -97,6 +100,8 @@ impl Simulation {
                         min: spec.min_rto.0,
                         max: spec.max_rto.0,
                         granularity: spec.clock_granularity.0,
+                        estimator: info.rto,
+                        tick: spec.rto_tick.0,
                     },
                     assumed_peer_window: window,
                 });
@@ -106,8 +111,10 @@ impl Simulation {
                     buffer: spec.rwnd.0,
                     window_scaling: spec.window_scaling,
                     timestamps: spec.timestamps,
+                    sack,
                     delayed_ack: spec.delayed_ack,
                     delayed_ack_timeout: spec.delayed_ack_timeout.0,
+                    delayed_ack_tick: spec.delayed_ack_tick.0,
                     expected_bytes: spec.bytes.0,
                 });
                 queue.schedule(spec.start.0, Event::FlowStart(i as u32));
@@ -276,9 +283,17 @@ impl Simulation {
                 utilization: if sim_end > 0 { (link.stats.busy_time.min(sim_end)) as f64 / sim_end as f64 } else { 0.0 },
                 queue_drops: link.stats.queue_drops,
                 error_drops: link.stats.error_drops,
+                listed_drops: link.stats.listed_drops,
                 rate_bps: link.rate_bps(),
             })
             .collect();
         RunResult { seed: self.seed, sim_time_s: seconds(sim_end), wall_s, events: self.queue.processed(), flows, links }
     }
+}
+
+fn sorted(list: &[u64]) -> Vec<u64> {
+    let mut list = list.to_vec();
+    list.sort_unstable();
+    list.dedup();
+    list
 }

@@ -5,6 +5,7 @@ pub mod cc;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
+pub mod scoreboard;
 pub mod sender;
 pub mod timer;
 pub mod variant;

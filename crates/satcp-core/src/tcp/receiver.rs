@@ -3,7 +3,7 @@
 //! advertised window. The application reads in-order data at once.
 
 use super::timer::Timer;
-use crate::packet::{FlowId, Kind, NodeId, Packet, IP_HEADER, TCP_HEADER, TIMESTAMP_OPTION};
+use crate::packet::{FlowId, Kind, NodeId, Packet, SackBlocks, IP_HEADER, MAX_SACK_BLOCKS, SACK_PERMITTED_OPTION, TCP_HEADER, TIMESTAMP_OPTION};
 use crate::time::Time;
 
 #[derive(Clone, Debug)]
@@ -15,9 +15,15 @@ pub struct ReceiverConfig {
     pub buffer: u64,
     pub window_scaling: bool,
     pub timestamps: bool,
+    /// RFC 2018 SACK blocks on ACKs.
+    pub sack: bool,
     /// Segments per ACK.
     pub delayed_ack: u32,
     pub delayed_ack_timeout: Time,
+    /// BSD's fast timer: a delayed ACK leaves on the next multiple of this
+    /// tick (200 ms in 4.4BSD) instead of `delayed_ack_timeout` after the
+    /// segment; 0 = exact timer.
+    pub delayed_ack_tick: Time,
     /// Bytes the transfer carries; 0 = unlimited.
     pub expected_bytes: u64,
 }
@@ -43,6 +49,9 @@ pub struct Receiver {
     pub rcv_nxt: u64,
     /// Out-of-order data above `rcv_nxt`, as sorted, disjoint [start, end) ranges.
     pub out_of_order: Vec<(u64, u64)>,
+    /// A byte inside each block reported so far, most recent first, to
+    /// repeat older blocks after the newest (RFC 2018 §4).
+    sack_history: Vec<u64>,
     /// In-order segments received since the last ACK.
     unacked_segments: u32,
     //= rfc7323#section-4.3
@@ -60,6 +69,7 @@ impl Receiver {
             window: advertised_window(cfg.buffer, cfg.window_scaling),
             rcv_nxt: 0,
             out_of_order: Vec::new(),
+            sack_history: Vec::new(),
             unacked_segments: 0,
             ts_recent: 0,
             last_ack_sent: 0,
@@ -103,6 +113,7 @@ impl Receiver {
         }
         if seg.seq > self.rcv_nxt {
             self.buffer_out_of_order(seg.seq, seg.end());
+            self.remember_sack_block(seg.seq);
             //= rfc5681#section-4.2
             //# A TCP receiver SHOULD send an immediate duplicate ACK when an out-
             //# of-order segment arrives.
@@ -124,7 +135,7 @@ impl Receiver {
             //# ... an ACK SHOULD be generated for at least every second full-sized
             //# segment, and MUST be generated within 500 ms of the arrival of the
             //# first unacknowledged packet.
-            self.delayed_ack_timer.arm(now + self.cfg.delayed_ack_timeout);
+            self.delayed_ack_timer.arm(self.delayed_ack_deadline(now));
         }
     }
 
@@ -144,6 +155,56 @@ impl Receiver {
                 i += 1;
             }
         }
+    }
+
+    fn delayed_ack_deadline(&self, now: Time) -> Time {
+        match self.cfg.delayed_ack_tick {
+            0 => now + self.cfg.delayed_ack_timeout,
+            // tcp_fasttimo runs on every tick and sends every pending delayed ACK.
+            tick => (now / tick + 1) * tick,
+        }
+    }
+
+    fn remember_sack_block(&mut self, seq: u64) {
+        if !self.cfg.sack {
+            return;
+        }
+        let at = self.out_of_order.partition_point(|&(start, _)| start <= seq);
+        let (start, end) = self.out_of_order[at - 1];
+        // One entry per block: the newest arrival stands for its whole block.
+        let rcv_nxt = self.rcv_nxt;
+        self.sack_history.retain(|&s| s >= rcv_nxt && !(start..end).contains(&s));
+        self.sack_history.insert(0, seq);
+        self.sack_history.truncate(2 * MAX_SACK_BLOCKS);
+    }
+
+    /// The SACK blocks for the next ACK: the block holding the latest
+    /// out-of-order segment first, then earlier reported blocks.
+    pub fn sack_blocks(&self) -> SackBlocks {
+        let mut blocks = SackBlocks::default();
+        if !self.cfg.sack || self.out_of_order.is_empty() {
+            return blocks;
+        }
+        //= rfc2018#section-3
+        //# If SACK is used with the Timestamp option, the maximum is 3 blocks
+        let limit = if self.cfg.timestamps { MAX_SACK_BLOCKS - 1 } else { MAX_SACK_BLOCKS };
+        //= rfc2018#section-4
+        //# * The first SACK block ... MUST specify the contiguous block of data
+        //#   containing the segment which triggered this ACK
+        //# * The SACK option SHOULD be filled out by repeating the most
+        //#   recently reported SACK blocks ... that are not subsets of a SACK
+        //#   block already included in the SACK option being constructed.
+        for &seq in &self.sack_history {
+            if blocks.as_slice().len() == limit {
+                break;
+            }
+            let at = self.out_of_order.partition_point(|&(start, _)| start <= seq);
+            let Some(&(start, end)) = at.checked_sub(1).map(|i| &self.out_of_order[i]) else { continue };
+            if seq < end && !blocks.as_slice().contains(&(start, end)) {
+                blocks.push(start, end);
+            }
+        }
+        blocks
     }
 
     fn pull_in_order(&mut self) {
@@ -167,6 +228,7 @@ impl Receiver {
     }
 
     fn ack_packet(&self, kind: Kind, size: u32, now: Time) -> Packet {
+        let sack = if kind == Kind::Ack { self.sack_blocks() } else { SackBlocks::default() };
         Packet {
             flow: self.cfg.flow,
             kind,
@@ -175,8 +237,9 @@ impl Receiver {
             len: 0,
             ack: self.rcv_nxt,
             wnd: self.window,
-            size,
             ts: self.cfg.timestamps.then_some((now, self.ts_recent)),
+            size: size + sack.option_bytes(),
+            sack,
         }
     }
 
@@ -192,7 +255,10 @@ impl Receiver {
         if let Some((tsval, _)) = syn.ts {
             self.ts_recent = tsval;
         }
-        let options = 4 + if self.cfg.window_scaling { 4 } else { 0 } + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 };
+        let options = 4
+            + if self.cfg.window_scaling { 4 } else { 0 }
+            + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 }
+            + if self.cfg.sack { SACK_PERMITTED_OPTION } else { 0 };
         out.push(self.ack_packet(Kind::SynAck, IP_HEADER + TCP_HEADER + options, now));
     }
 }

@@ -1,15 +1,41 @@
 //! Loss recovery: how losses are found and repaired. Tahoe restarts from one
 //! segment, Reno recovers one loss per window in fast recovery, NewReno stays
-//! in fast recovery across partial ACKs (RFC 6582).
+//! in fast recovery across partial ACKs (RFC 6582), go-back-N (RFC 793) waits
+//! for the timer. The SACK-based forms (RFC 6675, Fall & Floyd, FACK) keep a
+//! scoreboard and live in `sender::sack_recovery`.
 //!
 //! The sender owns the sequence space and the window; this module only keeps
 //! the recovery state and decides what the sender must do.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecoveryKind {
+    /// RFC 793 with Jacobson's slow start: no fast retransmit, every loss
+    /// waits for the timer and resends everything from the first unacknowledged byte.
+    GoBackN,
     Tahoe,
     Reno,
     NewReno,
+    Sack(SackStyle),
+    /// Forward acknowledgement with rate halving (Mathis & Mahdavi 1996).
+    Fack,
+}
+
+/// Which SACK recovery algorithm runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SackStyle {
+    /// RFC 6675: pipe from the scoreboard, a hole is lost with three SACKed segments above it.
+    Rfc6675,
+    /// Fall & Floyd 1996 (ns "sack1", as Hayes ran it): an explicit pipe
+    /// counter, one less per ACK and two per partial ACK; every hole below
+    /// the highest SACK is resent.
+    FallFloyd,
+}
+
+impl RecoveryKind {
+    pub fn uses_sack(self) -> bool {
+        matches!(self, RecoveryKind::Sack(_) | RecoveryKind::Fack)
+    }
 }
 
 /// What the sender must do on a duplicate ACK.
@@ -68,7 +94,7 @@ impl Recovery {
         if self.in_fast_recovery {
             return OnDupAck::Inflate;
         }
-        if self.dupacks != DUPACK_THRESHOLD {
+        if self.dupacks != DUPACK_THRESHOLD || self.kind == RecoveryKind::GoBackN {
             return OnDupAck::Nothing;
         }
         if self.kind == RecoveryKind::NewReno && self.recover.is_some_and(|r| snd_una < r) {

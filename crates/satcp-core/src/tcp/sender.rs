@@ -1,12 +1,17 @@
 //! The TCP sender: sequence space, send window (min of cwnd and the peer's
 //! window), the retransmission timer, and the options it puts on the wire.
-//! Loss recovery decisions come from `recovery`, window sizes from `cc`.
+//! Loss recovery decisions come from `recovery` (or, with SACK, from
+//! `sack_recovery` and the scoreboard), window sizes from `cc`.
+
+mod sack_recovery;
 
 use super::cc::{Cc, CcKind, Window};
 use super::recovery::{OnDupAck, OnNewAck, PartialAckTimer, Recovery, RecoveryKind};
 use super::rto::{RtoConfig, RttEstimator};
+use super::scoreboard::Scoreboard;
 use super::timer::Timer;
-use crate::packet::{FlowId, Kind, NodeId, Packet, IP_HEADER, TCP_HEADER, TIMESTAMP_OPTION};
+use crate::packet::{FlowId, Kind, NodeId, Packet, SackBlocks, IP_HEADER, SACK_PERMITTED_OPTION, TCP_HEADER, TIMESTAMP_OPTION};
+use sack_recovery::SackRecovery;
 use crate::time::Time;
 
 #[derive(Clone, Debug)]
@@ -21,6 +26,8 @@ pub struct SenderConfig {
     pub cc: CcKind,
     pub timestamps: bool,
     pub window_scaling: bool,
+    /// RFC 2018 SACK negotiated (the recovery kind decides how it is used).
+    pub sack: bool,
     pub handshake: bool,
     /// RFC 3042: a new segment on each of the first two duplicate ACKs.
     pub limited_transmit: bool,
@@ -74,6 +81,9 @@ pub struct Sender {
     ts_recent: Time,
     /// Bytes sent by limited transmit since the last new ACK.
     limited_transmit_bytes: u64,
+    /// What the receiver holds above `snd_una`, when SACK is on.
+    pub scoreboard: Option<Scoreboard>,
+    pub sack: SackRecovery,
     pub rto_timer: Timer,
     pub stats: SenderStats,
 }
@@ -98,6 +108,8 @@ impl Sender {
             syn_retransmitted: false,
             ts_recent: 0,
             limited_transmit_bytes: 0,
+            scoreboard: sack_recovery::scoreboard_for(&cfg),
+            sack: SackRecovery::default(),
             rto_timer: Timer::default(),
             stats: SenderStats::default(),
             cfg,
@@ -123,7 +135,12 @@ impl Sender {
 
     /// SYN options: MSS (4), window scale (3 + NOP), timestamps (10 + 2 NOPs).
     fn syn_size(&self) -> u32 {
-        IP_HEADER + TCP_HEADER + 4 + if self.cfg.window_scaling { 4 } else { 0 } + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 }
+        IP_HEADER
+            + TCP_HEADER
+            + 4
+            + if self.cfg.window_scaling { 4 } else { 0 }
+            + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 }
+            + if self.cfg.sack { SACK_PERMITTED_OPTION } else { 0 }
     }
 
     fn packet(&self, kind: Kind, seq: u64, len: u32, size: u32, now: Time) -> Packet {
@@ -137,6 +154,7 @@ impl Sender {
             wnd: 0,
             size,
             ts: self.cfg.timestamps.then_some((now, self.ts_recent)),
+            sack: SackBlocks::default(),
         }
     }
 
@@ -154,7 +172,7 @@ impl Sender {
     fn send_syn(&mut self, now: Time, out: &mut Vec<Packet>) {
         self.syn_sent_at = now;
         out.push(self.packet(Kind::Syn, 0, 0, self.syn_size(), now));
-        self.rto_timer.arm(now + self.rtt.rto());
+        self.rto_timer.arm(self.rtt.expiry(now));
     }
 
     fn on_syn_ack(&mut self, now: Time, ack: &Packet, out: &mut Vec<Packet>) {
@@ -171,7 +189,7 @@ impl Sender {
             //# sender after a correctly transmitted SYN MUST be one segment
             self.window.cwnd = self.window.mss;
         } else {
-            self.rtt.sample(now - self.syn_sent_at);
+            self.rtt.sample_between(self.syn_sent_at, now);
         }
         self.phase = Phase::Established;
         self.output(now, out);
@@ -212,7 +230,7 @@ impl Sender {
         //# (5.1) Every time a packet containing data is sent (including a
         //# retransmission), if the timer is not running, start it running
         if !self.rto_timer.is_armed() {
-            self.rto_timer.arm(now + self.rtt.rto());
+            self.rto_timer.arm(self.rtt.expiry(now));
         }
     }
 
@@ -232,6 +250,9 @@ impl Sender {
             _ => return,
         }
         self.peer_window = ack.wnd;
+        if self.scoreboard.is_some() {
+            return self.on_ack_with_sack(now, ack, out);
+        }
         if ack.ack > self.snd_una {
             self.on_new_ack(now, ack, out);
         } else if ack.ack == self.snd_una && self.snd_max > self.snd_una {
@@ -270,7 +291,7 @@ impl Sender {
         if self.snd_una == self.snd_max {
             self.rto_timer.disarm();
         } else if restart_timer {
-            self.rto_timer.arm(now + self.rtt.rto());
+            self.rto_timer.arm(self.rtt.expiry(now));
         }
     }
 
@@ -278,11 +299,11 @@ impl Sender {
         match ack.ts {
             //= rfc7323#section-4.1
             //# an RTT measurement can be made from every ACK that acknowledges new data
-            Some((_, ecr)) => self.rtt.sample(now - ecr),
+            Some((_, ecr)) => self.rtt.sample_between(ecr, now),
             _ => {
                 if let Some((end, sent)) = self.timed {
                     if ack.ack >= end {
-                        self.rtt.sample(now - sent);
+                        self.rtt.sample_between(sent, now);
                         self.timed = None;
                     }
                 }
@@ -329,7 +350,7 @@ impl Sender {
         match self.recovery.on_dupack(self.snd_una) {
             OnDupAck::Nothing => {
                 if self.cfg.limited_transmit && self.recovery.dupacks <= 2 {
-                    self.limited_transmit(now, out);
+                    self.limited_transmit(now, self.recovery.dupacks, out);
                 }
             }
             OnDupAck::Inflate => {
@@ -342,7 +363,7 @@ impl Sender {
         }
     }
 
-    fn limited_transmit(&mut self, now: Time, out: &mut Vec<Packet>) {
+    fn limited_transmit(&mut self, now: Time, dupacks: u32, out: &mut Vec<Packet>) {
         //= rfc3042#section-2
         //# the sender can transmit new segments upon the first and second
         //# duplicate ACKs ... provided that the receiver's advertised window
@@ -353,7 +374,7 @@ impl Sender {
             return;
         }
         let len = (end - self.snd_max).min(self.window.mss);
-        let allowed = (self.window.cwnd + self.recovery.dupacks as u64 * self.window.mss).min(self.peer_window);
+        let allowed = (self.window.cwnd + dupacks as u64 * self.window.mss).min(self.peer_window);
         if self.snd_max + len <= self.snd_una + allowed {
             self.send_segment(self.snd_max, len as u32, now, out);
             self.snd_max += len;
@@ -413,14 +434,17 @@ impl Sender {
         //# set to no more than the loss window, LW, which equals 1 full-sized segment
         self.window.cwnd = self.window.mss;
         self.recovery.on_timeout(self.snd_max);
-        // Go-back-N from the first unacknowledged byte, as BSD does.
-        self.snd_nxt = self.snd_una;
         self.timed = None;
         //= rfc6298#section-5
         //# (5.5) The host MUST set RTO <- RTO * 2 ("back off the timer").
         //# (5.6) Start the retransmission timer
         self.rtt.back_off();
-        self.rto_timer.arm(now + self.rtt.rto());
+        self.rto_timer.arm(self.rtt.expiry(now));
+        if self.sack_timeout() {
+            return self.sack_output(now, out);
+        }
+        // Go-back-N from the first unacknowledged byte, as BSD does.
+        self.snd_nxt = self.snd_una;
         self.output(now, out);
     }
 }

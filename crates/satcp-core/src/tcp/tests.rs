@@ -22,6 +22,7 @@ fn sender_config(recovery: RecoveryKind, initial_cwnd: u32) -> SenderConfig {
         cc: CcKind::Reno,
         timestamps: false,
         window_scaling: true,
+        sack: false,
         handshake: false,
         limited_transmit: false,
         partial_ack_timer: PartialAckTimer::Impatient,
@@ -57,7 +58,7 @@ impl Harness {
     }
 
     fn ack(&mut self, ack: u64) -> Vec<Packet> {
-        let packet = Packet { flow: 0, kind: Kind::Ack, dst: 0, seq: 0, len: 0, ack, wnd: 1 << 30, size: 40, ts: None };
+        let packet = Packet { flow: 0, kind: Kind::Ack, dst: 0, seq: 0, len: 0, ack, wnd: 1 << 30, size: 40, ts: None, sack: Default::default() };
         self.call(|s, now, out| s.on_ack(now, &packet, out))
     }
 
@@ -298,7 +299,7 @@ fn handshake_samples_the_rtt_before_data() {
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].kind, Kind::Syn);
     h.now = 600 * NS_PER_MS;
-    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 65_535, size: 48, ts: None };
+    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 65_535, size: 48, ts: None, sack: Default::default() };
     let out = h.call(|s, now, out| s.on_ack(now, &syn_ack, out));
     assert_eq!(segments(&out), vec![seg(0), seg(1)]);
     assert_eq!(h.sender.rtt.srtt(), Some(600 * NS_PER_MS));
@@ -312,7 +313,7 @@ fn lost_syn_means_an_initial_window_of_one_segment() {
     h.call(|s, now, out| s.start(now, out));
     let out = h.expire_rto();
     assert_eq!(out[0].kind, Kind::Syn);
-    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 1 << 20, size: 48, ts: None };
+    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 1 << 20, size: 48, ts: None, sack: Default::default() };
     h.now += 600 * NS_PER_MS;
     let out = h.call(|s, now, out| s.on_ack(now, &syn_ack, out));
     assert_eq!(segments(&out), vec![seg(0)], "RFC 5681 §3.1");
@@ -330,12 +331,14 @@ fn receiver(delayed_ack: u32) -> Receiver {
         timestamps: false,
         delayed_ack,
         delayed_ack_timeout: 200 * NS_PER_MS,
+        delayed_ack_tick: 0,
+        sack: false,
         expected_bytes: 0,
     })
 }
 
 fn data(n: u64) -> Packet {
-    Packet { flow: 0, kind: Kind::Data, dst: 1, seq: n * MSS, len: MSS as u32, ack: 0, wnd: 0, size: 1040, ts: None }
+    Packet { flow: 0, kind: Kind::Data, dst: 1, seq: n * MSS, len: MSS as u32, ack: 0, wnd: 0, size: 1040, ts: None, sack: Default::default() }
 }
 
 fn acks(out: &[Packet]) -> Vec<u64> {
