@@ -6,7 +6,17 @@ use satcp_core::Scenario;
 
 fn arb_scenario() -> impl Strategy<Value = String> {
     let flow = (
-        prop::sample::select(vec!["tahoe", "reno", "newreno"]),
+        prop::sample::select(vec![
+            "variant = \"rfc793\"",
+            "variant = \"tahoe\"",
+            "variant = \"reno\"",
+            "variant = \"newreno\"",
+            "variant = \"newreno\"\nsack = true",
+            "variant = \"reno\"\nsack = true\nsack_recovery = \"fall-floyd\"",
+            "variant = \"sack\"",
+            "variant = \"sack\"\nsack_recovery = \"rfc6675\"",
+            "variant = \"fack\"",
+        ]),
         500u32..1461,
         prop::sample::select(vec!["8KB", "30KB", "64KB", "400KB", "4MB"]),
         1u32..4,
@@ -19,7 +29,7 @@ fn arb_scenario() -> impl Strategy<Value = String> {
     )
         .prop_map(|(variant, mss, rwnd, delack, iw, bytes, start, ts, handshake, lt)| {
             format!(
-                "[[flow]]\nvariant = \"{variant}\"\nmss = {mss}\nrwnd = \"{rwnd}\"\ndelayed_ack = {delack}\n\
+                "[[flow]]\n{variant}\nmss = {mss}\nrwnd = \"{rwnd}\"\ndelayed_ack = {delack}\n\
                  initial_cwnd = {iw}\nbytes = {bytes}\nstart = {start}\ntimestamps = {ts}\nhandshake = {handshake}\n\
                  limited_transmit = {lt}\n"
             )
@@ -32,11 +42,14 @@ fn arb_scenario() -> impl Strategy<Value = String> {
         prop::sample::select(vec!["5", "20", "100", "\"16KB\""]),
         prop::collection::vec(flow, 1..4),
         0u64..1000,
+        prop::collection::vec(1u64..400, 0..6),
+        prop::sample::select(vec!["", "rto_tick = \"500ms\"\ndelayed_ack_tick = \"200ms\"\n"]),
     )
-        .prop_map(|(rate, delay_ms, ber, return_ber, queue, flows, seed)| {
+        .prop_map(|(rate, delay_ms, ber, return_ber, queue, flows, seed, drops, ticks)| {
+            let flows: Vec<String> = flows.into_iter().map(|f| f + ticks).collect();
             format!(
                 "duration = \"30s\"\nseed = {seed}\n[path]\nrate = \"{rate}\"\ndelay = \"{delay_ms}ms\"\n\
-                 ber = {ber}\nreturn_ber = {return_ber}\nqueue = {queue}\n{}",
+                 ber = {ber}\nreturn_ber = {return_ber}\nqueue = {queue}\ndrop_packets = {drops:?}\n{}",
                 flows.concat()
             )
         })
@@ -63,9 +76,25 @@ proptest! {
                 // New data only goes out inside min(cwnd, rwnd), plus the two
                 // segments RFC 3042 allows on duplicate ACKs.
                 if s.snd_max > sent_before[i] {
-                    let extra = if spec_lt[i] { 2 * s.window.mss } else { 0 };
-                    let limit = s.snd_una + (s.window.cwnd + extra).min(s.peer_window);
+                    let limit = match &s.scoreboard {
+                        // SACK recovery sends by pipe, not by snd_una + cwnd:
+                        // SACKed data has left the network (RFC 6675 §5).
+                        Some(_) if s.sack.in_recovery || s.stats.timeouts > 0 => s.snd_una + s.peer_window,
+                        _ => {
+                            let extra = if spec_lt[i] { 2 * s.window.mss } else { 0 };
+                            s.snd_una + (s.window.cwnd + extra).min(s.peer_window)
+                        }
+                    };
                     prop_assert!(s.snd_max <= limit, "sent to {} beyond {}", s.snd_max, limit);
+                }
+                if let Some(board) = &s.scoreboard {
+                    prop_assert!(board.counts_agree(), "scoreboard counts drifted");
+                    let outstanding = s.flight_size().div_ceil(s.window.mss);
+                    prop_assert!(board.pipe() <= outstanding + board.retransmissions_out());
+                    prop_assert!(board.sacked_segments() <= outstanding);
+                }
+                if flow.variant == "rfc793" {
+                    prop_assert_eq!(s.stats.fast_retransmits, 0, "RFC 793 has no fast retransmit");
                 }
                 sent_before[i] = s.snd_max;
                 // The receiver never holds data beyond its advertised window.

@@ -100,7 +100,8 @@ impl Scoreboard {
 
     /// The cumulative ACK moved to `snd_una`.
     pub fn acked_up_to(&mut self, snd_una: u64) {
-        let new_base = self.segment_of(snd_una).min(self.end_segment());
+        // The short last segment is acknowledged when all that was sent is.
+        let new_base = if snd_una >= self.high_data { self.end_segment() } else { self.segment_of(snd_una) };
         while self.base < new_base {
             let s = self.segments.pop_front().expect("segment below the sent edge");
             self.forget(s);
