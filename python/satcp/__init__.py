@@ -12,6 +12,7 @@ result comes back as JSON.
 from __future__ import annotations
 
 import json
+import os
 import re
 from typing import Any, NamedTuple
 
@@ -55,7 +56,8 @@ def _scenario_error(message: str, file: str | None) -> ScenarioError:
     return ScenarioError(message, file=file)
 
 
-def run(scenario: Any, /, **overrides: Any) -> Result:
+def run(scenario: Any, /, *, trace_dir: str | os.PathLike | None = None,
+        pcap: str | os.PathLike | None = None, **overrides: Any) -> Result:
     """Runs one simulation and returns its :class:`Result`.
 
     ``scenario`` is a path to a TOML file, TOML text, or a dict. Keyword
@@ -64,8 +66,13 @@ def run(scenario: Any, /, **overrides: Any) -> Result:
     (``**{"path.ber": 1e-6, "flow.0.variant": "reno"}``), or with ``__`` for
     the dots (``path__ber=1e-6``). Values are taken as they are.
 
+    ``trace_dir`` writes the CSV traces ``satcp plot`` reads (segments,
+    ACKs, sender state per flow, drops, ``meta.json``); ``pcap`` writes what
+    each sending host sees as a pcap file.
+
     Raises :class:`ScenarioError` (a ValueError) for a scenario the
-    simulator cannot accept, naming the file and the key.
+    simulator cannot accept, naming the file and the key, and OSError when a
+    trace cannot be written.
     """
     tree, origin = load_with_origin(scenario)
     pairs = {key.replace("__", "."): value for key, value in overrides.items()}
@@ -77,7 +84,11 @@ def run(scenario: Any, /, **overrides: Any) -> Result:
     except (TypeError, ValueError) as e:  # apply_overrides checks first; belt and braces
         raise ScenarioError(f"cannot encode the scenario: {e}", file=origin) from None
     try:
-        out = _ext().run_json(text)
+        out = _ext().run_json(
+            text,
+            None if trace_dir is None else os.fspath(trace_dir),
+            None if pcap is None else os.fspath(pcap),
+        )
     except ValueError as e:
         raise _scenario_error(str(e), origin) from None
     except BaseException as e:  # pyo3's PanicException derives from BaseException

@@ -1,6 +1,6 @@
 """The ``satcp`` command.
 
-    satcp run SCENARIO.toml [--set KEY=VALUE]... [--seed N] [--json]
+    satcp run SCENARIO.toml [--set KEY=VALUE]... [--seed N] [--json] [--trace-dir DIR] [--pcap FILE]
     satcp variants
     satcp --version
 
@@ -65,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "(VALUE is read as TOML, else as a plain string); repeatable")
     run.add_argument("--seed", type=_seed, metavar="N", help="the run's seed (overrides the scenario's)")
     run.add_argument("--json", action="store_true", help="print the result as one JSON object and nothing else")
+    run.add_argument("--trace-dir", metavar="DIR",
+                     help="write per-flow traces (segments, ACKs, cwnd/RTT) for `satcp plot` into DIR")
+    run.add_argument("--pcap", metavar="FILE",
+                     help="write a pcap of every flow as its sending host sees it (tshark, Wireshark, tcptrace)")
 
     commands.add_parser("variants", help="list the TCP variants a flow can name",
                         description="List the TCP variants a flow can name.")
@@ -84,9 +88,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise e.in_file(origin) from None
     try:
         with _panic_to_one_line():
-            result = satcp.run(tree)
+            result = satcp.run(tree, trace_dir=args.trace_dir, pcap=args.pcap)
     except satcp.ScenarioError as e:
         raise e.in_file(origin) from None
+    except OSError as e:
+        raise UsageError(f"cannot write traces: {e}") from None
     if args.json:
         sys.stdout.write(result.to_json() + "\n")
     else:
@@ -201,7 +207,7 @@ def _main(argv: Sequence[str] | None) -> int:
         status = commands[args.command](args)
         sys.stdout.flush()
         return status
-    except ScenarioError as e:
+    except (ScenarioError, UsageError) as e:
         return _fail(e, USAGE_ERROR)
     except (KeyboardInterrupt, BrokenPipeError):
         raise

@@ -14,6 +14,7 @@ pub mod scenario;
 pub mod sim;
 pub mod tcp;
 pub mod time;
+pub mod trace;
 pub mod units;
 
 pub use result::RunResult;
@@ -22,6 +23,20 @@ pub use scenario::{Scenario, ScenarioError};
 /// Runs one simulation of a validated scenario.
 pub fn run(scenario: &Scenario) -> RunResult {
     sim::Simulation::new(scenario).run()
+}
+
+/// Runs one simulation, writing the traces `options` asks for.
+pub fn run_traced(scenario: &Scenario, options: &trace::TraceOptions) -> std::io::Result<RunResult> {
+    if options.is_off() {
+        return Ok(run(scenario));
+    }
+    let mut sim = sim::Simulation::new(scenario);
+    sim.attach_tracer(trace::Tracer::open(options, scenario)?);
+    let started = std::time::Instant::now();
+    while sim.step() {}
+    let result = sim.finish(started.elapsed().as_secs_f64());
+    sim.detach_tracer().expect("attached above").finish()?;
+    Ok(result)
 }
 
 /// Runs a scenario given as JSON; the result as JSON.

@@ -158,6 +158,11 @@ impl Link {
         self.propagating.pop_front().expect("Arrive without a propagating packet")
     }
 
+    /// The packet being serialised, if any.
+    pub fn on_wire(&self) -> Option<&Packet> {
+        self.on_wire.as_ref()
+    }
+
     pub fn rate_bps(&self) -> u64 {
         self.rate_bps
     }

@@ -15,6 +15,7 @@ use crate::tcp::rto::RtoConfig;
 use crate::tcp::sender::{Sender, SenderConfig};
 use crate::tcp::variant;
 use crate::time::{seconds, Time};
+use crate::trace::{DropCause, Tracer};
 
 const SENDER_HOST: NodeId = 0;
 const RECEIVER_HOST: NodeId = 1;
@@ -40,6 +41,8 @@ pub struct Simulation {
     /// Scratch buffer for the packets an endpoint emits.
     outbox: Vec<Packet>,
     finite_flows_open: usize,
+    /// Trace sinks, when asked for; `None` costs one branch per event.
+    tracer: Option<Box<Tracer>>,
 }
 
 impl Simulation {
@@ -133,7 +136,17 @@ impl Simulation {
             flows,
             outbox: Vec::with_capacity(64),
             finite_flows_open,
+            tracer: None,
         }
+    }
+
+    pub fn attach_tracer(&mut self, tracer: Tracer) {
+        self.tracer = Some(Box::new(tracer));
+    }
+
+    /// Takes the tracer back, to flush it.
+    pub fn detach_tracer(&mut self) -> Option<Tracer> {
+        self.tracer.take().map(|t| *t)
     }
 
     pub fn now(&self) -> Time {
@@ -171,9 +184,16 @@ impl Simulation {
     fn handle(&mut self, event: Event) {
         match event {
             Event::TxDone(link) => {
-                let (arrival, next) = self.links[link as usize].transmission_done(self.now);
-                if let Some(at) = arrival {
-                    self.queue.schedule(at, Event::Arrive(link));
+                let l = &mut self.links[link as usize];
+                let traced = self.tracer.as_ref().and_then(|_| l.on_wire().copied().map(|p| (p, l.stats.listed_drops)));
+                let (arrival, next) = l.transmission_done(self.now);
+                match (arrival, traced, &mut self.tracer) {
+                    (Some(at), _, _) => self.queue.schedule(at, Event::Arrive(link)),
+                    (None, Some((packet, listed_before)), Some(tracer)) => {
+                        let cause = if l.stats.listed_drops > listed_before { DropCause::Listed } else { DropCause::Error };
+                        tracer.dropped(self.now, &l.name, &packet, cause);
+                    }
+                    _ => {}
                 }
                 self.schedule_link(link, next);
             }
@@ -216,13 +236,24 @@ impl Simulation {
                     self.finite_flows_open = self.finite_flows_open.saturating_sub(1);
                 }
             }
-            Kind::SynAck | Kind::Ack => flow.sender.on_ack(self.now, &packet, &mut out),
+            Kind::SynAck | Kind::Ack => {
+                if let Some(tracer) = &mut self.tracer {
+                    tracer.ack_arrived(self.now, &packet);
+                }
+                flow.sender.on_ack(self.now, &packet, &mut out)
+            }
         }
         self.after_endpoint(f, node, out);
     }
 
     /// Sends what an endpoint emitted and schedules the timers it armed.
     fn after_endpoint(&mut self, f: u32, node: NodeId, mut out: Vec<Packet>) {
+        if let Some(tracer) = &mut self.tracer {
+            for packet in out.iter().filter(|p| matches!(p.kind, Kind::Data | Kind::Syn)) {
+                tracer.sent(self.now, packet);
+            }
+            tracer.sender_state(self.now, f as usize, &self.flows[f as usize].sender);
+        }
         for packet in out.drain(..) {
             self.forward(node, packet);
         }
@@ -238,7 +269,14 @@ impl Simulation {
 
     fn forward(&mut self, node: NodeId, packet: Packet) {
         let link = self.routes[node as usize][packet.dst as usize];
-        let next = self.links[link as usize].enqueue(self.now, packet);
+        let l = &mut self.links[link as usize];
+        let drops_before = l.stats.queue_drops;
+        let next = l.enqueue(self.now, packet);
+        if let Some(tracer) = &mut self.tracer {
+            if l.stats.queue_drops > drops_before {
+                tracer.dropped(self.now, &l.name, &packet, DropCause::Queue);
+            }
+        }
         self.schedule_link(link, next);
     }
 
