@@ -35,21 +35,13 @@ def run_task(task: dict) -> dict:
     return make_row(task, result)
 
 
-def jain_index(values) -> float:
-    """Jain's fairness index (Chiu & Jain 1989; 001.md §2.7):
-    (sum x)^2 / (n * sum x^2); 1 when all are equal, 1/n when one takes all."""
-    values = [float(v) for v in values]
-    square = sum(v * v for v in values)
-    if not values or square == 0:
-        return float("nan")
-    return sum(values) ** 2 / (len(values) * square)
-
-
 def make_row(task: dict, result) -> dict:
     """One row per run: the point, replication and seed; the factor levels;
     run totals; per-flow means and sums; Jain's index over the flows; and
     every per-flow and per-link value as a list column (``flow_<field>``,
     ``link_<field>``), so that multi-flow runs keep all they measured."""
+    from ..stats.fairness import jain_index
+
     flows = [f.to_dict() for f in result.flows]
     links = [link.to_dict() for link in result.links]
     goodputs = [f["goodput_bps"] for f in flows]
