@@ -127,7 +127,7 @@ def where_dict(pairs: list[tuple[str, list[str]]]) -> dict:
 def results_errors(path: str):
     """A statistics request the data cannot answer, as a one-line error naming the file."""
     from .experiment.store import ResultsError
-    from .stats.describe import StatsError
+    from .stats.descriptive import StatsError
 
     try:
         yield

@@ -9,7 +9,7 @@ together (:mod:`.sweep`).
 """
 
 from .design import Design, DesignError, Factor, Run, load_design, run_seed
-from ..stats.fairness import jain_index
+from ..stats.jain import jain_index
 from .runner import make_row, run_task
 from .store import ResultsError, Store, read_results, read_table
 from .sweep import SweepReport, check_design, sweep

@@ -40,7 +40,7 @@ def make_row(task: dict, result) -> dict:
     run totals; per-flow means and sums; Jain's index over the flows; and
     every per-flow and per-link value as a list column (``flow_<field>``,
     ``link_<field>``), so that multi-flow runs keep all they measured."""
-    from ..stats.fairness import jain_index
+    from ..stats.jain import jain_index
 
     flows = [f.to_dict() for f in result.flows]
     links = [link.to_dict() for link in result.links]

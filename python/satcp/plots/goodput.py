@@ -28,7 +28,7 @@ def plot_goodput(source, x: str, out: str | os.PathLike, *, by: str | None = Non
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from ..stats.describe import StatsError, _levels, describe
+    from ..stats.descriptive import StatsError, _levels, describe
     from ..stats.summary import _filter, _load
 
     suffix = os.path.splitext(os.fspath(out))[1].lower()

@@ -17,10 +17,10 @@ from __future__ import annotations
 import importlib
 
 _WHERE = {
-    "describe": "describe", "t_interval": "describe", "paired_t": "describe", "compare": "describe",
-    "StatsError": "describe", "allocation_of_variation": "anova", "effects": "anova",
-    "check_full_factorial": "anova", "kruskal_wallis": "nonparametric", "jain_index": "fairness",
-    "fairness": "fairness", "summarize": "summary", "Summary": "summary",
+    "describe": "descriptive", "t_interval": "descriptive", "paired_t": "descriptive", "compare": "descriptive",
+    "StatsError": "descriptive", "allocation_of_variation": "anova", "effects": "anova",
+    "check_full_factorial": "anova", "kruskal_wallis": "nonparametric", "jain_index": "jain",
+    "fairness": "jain", "summarize": "summary", "Summary": "summary",
 }
 __all__ = sorted(_WHERE)
 

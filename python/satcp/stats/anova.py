@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .describe import StatsError, _need
+from .descriptive import StatsError, _need
 
 __all__ = ["allocation_of_variation", "effects", "check_full_factorial"]
 

@@ -10,7 +10,7 @@ import math
 import pandas as pd
 from scipy import stats
 
-from .describe import StatsError, _levels, _need
+from .descriptive import StatsError, _levels, _need
 
 __all__ = ["kruskal_wallis"]
 

@@ -17,8 +17,8 @@ import os
 import pandas as pd
 
 from .anova import allocation_of_variation, check_full_factorial, effects
-from .describe import StatsError, _levels, _match_level, _need, compare as compare_levels, describe
-from .fairness import fairness as fairness_table
+from .descriptive import StatsError, _levels, _match_level, _need, compare as compare_levels, describe
+from .jain import fairness as fairness_table
 from .nonparametric import kruskal_wallis
 
 __all__ = ["summarize", "Summary", "Section", "FORMATS"]

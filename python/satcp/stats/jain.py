@@ -30,7 +30,7 @@ def fairness(df: pd.DataFrame, by: list[str] | None = None, level: float = 0.95,
     import numpy as np
     import pandas as pd
 
-    from .describe import _need, t_interval
+    from .descriptive import _need, t_interval
 
     by = list(df.attrs.get("factors", [])) if by is None else list(by)
     _need(df, [*by, column])
