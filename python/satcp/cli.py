@@ -2,6 +2,7 @@
 
     satcp run SCENARIO.toml [--set KEY=VALUE]... [--seed N] [--json] [--trace-dir DIR] [--pcap FILE]
     satcp variants
+    satcp sweep | summarize | plot ...   (see cli_experiment.py)
     satcp --version
 
 A user's mistake gets one line on stderr (``satcp: error: ...``) and exit
@@ -72,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("variants", help="list the TCP variants a flow can name",
                         description="List the TCP variants a flow can name.")
+    from .cli_experiment import register  # sweep, summarize, plot: each sets its `handler`
+
+    register(commands)
     return parser
 
 
@@ -204,7 +208,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return _fail(e, USAGE_ERROR)
     commands = {"run": _cmd_run, "variants": _cmd_variants}
     try:
-        status = commands[args.command](args)
+        status = (commands.get(args.command) or args.handler)(args)
         sys.stdout.flush()
         return status
     except (ScenarioError, UsageError) as e:
