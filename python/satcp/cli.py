@@ -2,6 +2,7 @@
 
     satcp run SCENARIO.toml [--set KEY=VALUE]... [--seed N] [--json]
     satcp variants
+    satcp plot tsg|cwnd TRACE_DIR [--flow N] [--start S] [--end S] -o FILE
     satcp --version
 
 A user's mistake gets one line on stderr (``satcp: error: ...``) and exit
@@ -68,6 +69,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("variants", help="list the TCP variants a flow can name",
                         description="List the TCP variants a flow can name.")
+
+    from .plots.cli import add_trace_plot_commands
+
+    plot = commands.add_parser("plot", help="draw graphs of a run", description="Draw graphs of a run.")
+    graphs = plot.add_subparsers(dest="graph", metavar="GRAPH", parser_class=_Parser)
+    graphs.required = True
+    add_trace_plot_commands(graphs)
     return parser
 
 
@@ -196,7 +204,7 @@ def _main(argv: Sequence[str] | None) -> int:
         args = parser.parse_args(argv)
     except UsageError as e:
         return _fail(e, USAGE_ERROR)
-    commands = {"run": _cmd_run, "variants": _cmd_variants}
+    commands = {"run": _cmd_run, "variants": _cmd_variants, "plot": lambda a: a.plot_handler(a)}
     try:
         status = commands[args.command](args)
         sys.stdout.flush()

@@ -21,6 +21,7 @@ import json
 import math
 import pathlib
 import re
+import warnings
 from typing import Iterable
 
 import numpy as np
@@ -170,15 +171,17 @@ def read_csv(path: pathlib.Path, schema: dict[str, str]) -> pd.DataFrame:
         raise TraceError(f"{path}: no column {', '.join(absent)}; expected the header {header}")
     optional = [name for name, kind in schema.items() if kind.endswith("?")]
     try:
-        frame = _read(path, usecols=list(schema), dtype={n: _DTYPES[k] for n, k in schema.items()},
+        frame = _read(path, dtype={n: _DTYPES[k] for n, k in schema.items()},
                       keep_default_na=False, na_values={n: [""] for n in optional})
     except ValueError:  # a field pandas could not convert: find it
-        raw = _read(path, usecols=list(schema), dtype=str, keep_default_na=False, na_filter=False)
+        raw = _read(path, dtype=str, keep_default_na=False, na_filter=False).fillna("")
         raw.index = pd.RangeIndex(2, len(raw) + 2)
         frame = pd.DataFrame({n: _column(path, raw[n], n, k) for n, k in schema.items()}, index=raw.index)
     frame.index = pd.RangeIndex(2, len(frame) + 2)  # line numbers: line 1 is the header
-    frame = frame[list(schema)]
+    frame = frame[list(schema)]  # a newer simulator may add columns
     for name, kind in schema.items():
+        if kind == "text":
+            frame[name] = frame[name].fillna("")  # a row that ends early
         _check(path, frame[name], name, kind)
     flags = [name for name, kind in schema.items() if kind == "flag"]
     frame = frame.astype({name: bool for name in flags})
@@ -207,7 +210,13 @@ def _header(path: pathlib.Path) -> list[str]:
 
 def _read(path: pathlib.Path, **options) -> pd.DataFrame:
     try:
-        return pd.read_csv(path, **options)
+        with warnings.catch_warnings():
+            # index_col=False: never take a first column as the index because the
+            # first row is one field too long; pandas warns instead, and we fail.
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            return pd.read_csv(path, index_col=False, **options)
+    except pd.errors.ParserWarning:
+        raise TraceError(f"{path}: malformed CSV: a row has more fields than the header") from None
     except pd.errors.EmptyDataError:
         raise TraceError(f"{path}: empty; expected a header line") from None
     except pd.errors.ParserError as e:
@@ -231,7 +240,8 @@ def _check(path: pathlib.Path, values: pd.Series, name: str, kind: str) -> None:
         ok |= np.isnan(v)
     if not ok.all():
         line = values.index[int(np.argmin(ok))]
-        raise TraceError(f"{path}: line {line}: {name} {values.loc[line]!r}; accepted: {_ACCEPTED[base]}"
+        value = values.loc[line].item()  # a Python number: repr 2, not np.int64(2)
+        raise TraceError(f"{path}: line {line}: {name} {value!r}; accepted: {_ACCEPTED[base]}"
                          + (" or empty" if kind.endswith("?") else ""))
 
 
