@@ -190,7 +190,7 @@ def test_a_simulator_panic_becomes_one_line(capfd, monkeypatch):
 def test_internal_errors_are_one_line(monkeypatch, capsys):
     from satcp import cli
 
-    def broken(_):
+    def broken(_, **__):
         raise RuntimeError("boom\nsecond line")
 
     monkeypatch.delenv("SATCP_DEBUG", raising=False)

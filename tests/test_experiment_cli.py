@@ -73,7 +73,7 @@ def test_plot_goodput(results, cli, tmp_path, suffix):
     (["sweep", "{tmp}/nothing.toml"], ["nothing.toml", "no such file"]),
     (["sweep", "{tmp}/bad.toml"], ["bad.toml", "not TOML"]),
     (["sweep", "{tmp}/unknown-key.toml"], ["unknown-key.toml", "path.bre", "unknown field", "expected one of"]),
-    (["sweep", "{tmp}/bad-level.toml"], ["bad-level.toml", "flow.0.variant", "vegas", "accepted: tahoe, reno, newreno"]),
+    (["sweep", "{tmp}/bad-level.toml"], ["bad-level.toml", "flow.0.variant", "vegas", "accepted:", "newreno"]),
     (["sweep", "{tmp}/no-base.toml"], ["no-base.toml", "design.scenario", "no such file"]),
     (["sweep", "{res}/design.toml", "-o", "{res}/r.parquet"], ["r.parquet", "already holds 12 of 12", "--resume"]),
     (["sweep", "{res}/design.toml", "--scheduler", "tcp://x:1"], ["--scheduler needs --engine dask"]),

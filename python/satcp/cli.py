@@ -2,7 +2,8 @@
 
     satcp run SCENARIO.toml [--set KEY=VALUE]... [--seed N] [--json] [--trace-dir DIR] [--pcap FILE]
     satcp variants
-    satcp sweep | summarize | plot ...   (see cli_experiment.py)
+    satcp sweep | summarize | plot goodput ...   (see cli_experiment.py)
+    satcp plot tsg|cwnd TRACE_DIR [--flow N] [--start S] [--end S] -o FILE
     satcp --version
 
 A user's mistake gets one line on stderr (``satcp: error: ...``) and exit

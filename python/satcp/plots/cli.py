@@ -1,6 +1,7 @@
 """``satcp plot KIND ...``: a registry of plot kinds. Each kind is a module
-with ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``;
-add a kind (``tsg``, ``cwnd``, ...) by listing its module in ``KINDS``."""
+with ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``,
+listed in ``KINDS``; the trace graphs (``tsg``, ``cwnd``) register through
+:mod:`.trace_cli`."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ def register(commands) -> None:
         parser = kinds.add_parser(kind, help=mod.HELP, description=mod.HELP)
         mod.add_arguments(parser)
         parser.set_defaults(handler=mod.run)
+    from .trace_cli import add_trace_plot_commands
+
+    add_trace_plot_commands(kinds)
 
 
 __all__ = ["KINDS", "register", "argparse"]
