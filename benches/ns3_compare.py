@@ -1,9 +1,10 @@
 """Cross-validation of satcp against ns-3 on the reference scenario.
 
-    python3 benches/ns3_compare.py [--seeds 10] [--bers 0,1e-7,1e-6] [--variant newreno]
+    python3 benches/ns3_compare.py [--seeds 10] [--bers 0,1e-7,1e-6] [--sack]
 
-For each BER, runs ns-3's satlink (TcpNewReno, SACK off: satcp has no SACK
-yet) and satcp's scenarios/geo-10mbps.toml over the same number of seeds and
+For each BER, runs ns-3's satlink (TcpNewReno, SACK off unless --sack) and
+satcp's scenarios/geo-10mbps.toml (newreno; with --sack, sack = true, which
+is RFC 6675 recovery as in ns-3) over the same number of seeds and
 prints mean goodput, standard deviation, the ratio satcp/ns-3, and whether
 the two means lie within the spread of the replications (the larger
 standard deviation).
@@ -23,17 +24,18 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--bers", default="0,1e-7,1e-6")
     parser.add_argument("--seconds", type=float, default=200.0)
+    parser.add_argument("--sack", action="store_true", help="SACK on in both simulators")
     args = parser.parse_args()
     ns3, satcp = build_ns3(), build_satcp()
     tmp = pathlib.Path(tempfile.mkdtemp())
 
-    say(f"reference scenario, NewReno without SACK, {args.seconds:g} s, {args.seeds} seeds")
+    say(f"reference scenario, NewReno {'with' if args.sack else 'without'} SACK, {args.seconds:g} s, {args.seeds} seeds")
     say(f"{'BER':>7} {'ns-3 Mb/s':>10} {'sd':>7} {'satcp Mb/s':>11} {'sd':>7} {'ratio':>6} {'within spread':>14}")
     for ber in [float(b) for b in args.bers.split(",")]:
         seeds = range(1, args.seeds + 1)
         with ThreadPoolExecutor(max_workers=2) as pool:
-            ns = list(pool.map(lambda s: timed([ns3, *ns3_args(ber=ber, seconds=args.seconds, run=s)])[0], seeds))
-        scenario = satcp_scenario(tmp, ber=ber, seconds=args.seconds)
+            ns = list(pool.map(lambda s: timed([ns3, *ns3_args(ber=ber, seconds=args.seconds, run=s, sack=args.sack)])[0], seeds))
+        scenario = satcp_scenario(tmp, ber=ber, seconds=args.seconds, sack=args.sack)
         ours = [timed([satcp, str(scenario), str(s)])[0] for s in seeds]
         ns_bps = [r["goodput_bps"] / 1e6 for r in ns]
         our_bps = [r["flows"][0]["goodput_bps"] / 1e6 for r in ours]
