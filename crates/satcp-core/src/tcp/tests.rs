@@ -651,3 +651,21 @@ fn rfc6675_enters_on_three_sacked_segments_and_sends_by_pipe() {
     let a = sacked(&[(1, 7)]);
     assert_eq!(segments(&h.call(|s, now, out| s.on_ack(now, &a, out))), vec![seg(10)]);
 }
+
+#[test]
+fn cumulative_acks_follow_hayes_table_2_1() {
+    // Hayes 1997 Table 2.1, segment numbers: 3, 4, 6, 7, 5 arrive; ACKs 4, 5, 5, 5, 8.
+    let mut r = receiver(1);
+    let mut out = Vec::new();
+    for n in 0..3 {
+        r.on_segment(0, &data(n), &mut out);
+    }
+    let mut ack_for = |n: u64| {
+        let mut out = Vec::new();
+        r.on_segment(0, &data(n), &mut out);
+        acks(&out)
+    };
+    let got: Vec<Vec<u64>> = [3, 4, 6, 7, 5].into_iter().map(&mut ack_for).collect();
+    let expected: Vec<Vec<u64>> = [4, 5, 5, 5, 8].into_iter().map(|n| vec![n * MSS]).collect();
+    assert_eq!(got, expected);
+}
