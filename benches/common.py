@@ -42,7 +42,7 @@ def satcp_scenario(tmp: pathlib.Path, *, ber: float, seconds: float, sack: bool 
         if n == 0:  # not in the file: add it to the table where it belongs
             table = "[[flow]]" if key in ("variant", "sack") else "[path]"
             text = text.replace(table, f"{table}\n{key} = {value}", 1)
-    path = tmp / f"ref-{variant}-{ber}-{seconds}.toml"
+    path = tmp / f"ref-{variant}-{'sack' if sack else 'nosack'}-{ber}-{seconds}.toml"
     path.write_text(text)
     return path
 
