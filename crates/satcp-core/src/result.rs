@@ -41,4 +41,6 @@ pub struct LinkResult {
     pub queue_drops: u64,
     pub error_drops: u64,
     pub rate_bps: u64,
+    /// Packets sent while no satellite was in view (LEO handover gaps).
+    pub outage_drops: u64,
 }

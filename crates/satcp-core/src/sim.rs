@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::channel::Channel;
+use crate::channel::{Channel, ChannelConfig};
 use crate::engine::{Event, EventQueue, LinkId};
 use crate::link::{Link, LinkConfig, Next};
 use crate::packet::{Kind, NodeId, Packet};
@@ -49,24 +49,26 @@ impl Simulation {
         let seed = scenario.seed;
         let n_flows = scenario.flows.len() as u32;
         let path = &scenario.path;
-        let make_link = |id: u32, name: &str, to, rate, ber, limit| {
+        let propagation = scenario.propagation();
+        let make_link = |id: u32, name: &str, to, rate, channel: ChannelConfig, limit| {
             let streams = (0..n_flows).map(|flow| stream(seed, Component::LinkErrors { link: id, flow })).collect();
+            let state = stream(seed, Component::ChannelState { link: id });
             Link::new(
                 LinkConfig {
                     name: name.into(),
                     to,
                     rate_bps: rate,
-                    delay: path.delay.0,
+                    propagation: propagation.clone(),
                     header: path.link_header.0 as u32,
                     limit,
-                    channel: Channel::from_ber(ber),
+                    channel: Channel::new(&channel, rate, state),
                 },
                 streams,
             )
         };
         let links = vec![
-            make_link(0, "forward", RECEIVER_HOST, scenario.forward_rate(), path.ber, path.queue),
-            make_link(1, "return", SENDER_HOST, scenario.return_rate(), path.return_ber, path.return_queue.unwrap_or(path.queue)),
+            make_link(0, "forward", RECEIVER_HOST, scenario.forward_rate(), scenario.forward_channel(), path.queue),
+            make_link(1, "return", SENDER_HOST, scenario.return_rate(), scenario.return_channel(), path.return_queue.unwrap_or(path.queue)),
         ];
         let routes = vec![vec![0, 0], vec![1, 1]];
 
@@ -276,6 +278,7 @@ impl Simulation {
                 utilization: if sim_end > 0 { (link.stats.busy_time.min(sim_end)) as f64 / sim_end as f64 } else { 0.0 },
                 queue_drops: link.stats.queue_drops,
                 error_drops: link.stats.error_drops,
+                outage_drops: link.stats.outage_drops,
                 rate_bps: link.rate_bps(),
             })
             .collect();
