@@ -233,7 +233,7 @@ fn geo_orbit_is_its_delay() {
 
 #[test]
 fn leo_passes_vary_the_rtt_and_drop_packets_in_the_gaps() {
-    // Iridium-like: 780 km, 10 degree mask (a pass of about 10.5 min), 5 s of
+    // Iridium-like: 780 km, 10 degree mask (a pass of about 10.4 min), 5 s of
     // handover between passes; a 2 Mb/s hop for 25 minutes, so two gaps.
     let s = scenario(
         r#"

@@ -48,6 +48,9 @@ const MODELS: &[(&str, &[&str])] = &[
     ("burst", &["burst_bits", "interval_bits", "spacing"]),
 ];
 
+/// Shortest mean sojourn or burst spacing accepted, ns.
+const MIN_MEAN_NS: u64 = 1000;
+
 impl ErrorsSpec {
     /// The keys this table sets, besides `model`.
     fn keys_set(&self) -> Vec<&'static str> {
@@ -101,10 +104,14 @@ impl ErrorsSpec {
                 Err(error(key(name), format!("probability {v}; accepted: 0 <= {name} <= 1")))
             }
         };
+        // The state is walked sojourn by sojourn; below a microsecond a run
+        // would spend its time flipping states no packet can resolve.
         let mean = |name: &str, value: Option<Duration>, default_ns: f64| -> Result<f64, ScenarioError> {
             match value {
                 None => Ok(default_ns),
-                Some(Duration(0)) => Err(error(key(name), "must be positive, such as \"20ms\" or \"140s\"")),
+                Some(Duration(ns)) if ns < MIN_MEAN_NS => {
+                    Err(error(key(name), "must be at least 1us, such as \"20ms\" or \"140s\""))
+                }
                 Some(Duration(ns)) => Ok(ns as f64),
             }
         };
@@ -325,12 +332,22 @@ pub(super) fn validate(path: &PathSpec) -> Result<(), ScenarioError> {
         }
         (Some(_), None) => {}
     }
-    for (table, ber, at, ber_key) in [
-        (&path.errors, path.ber, "path.errors", "path.ber"),
-        (&path.return_errors, path.return_ber, "path.return_errors", "path.return_ber"),
+    let forward_rate = path.forward_rate.or(path.rate).map(|r| r.0).unwrap_or(1);
+    let return_rate = path.return_rate.or(path.rate).map(|r| r.0).unwrap_or(1);
+    for (table, ber, at, ber_key, rate) in [
+        (&path.errors, path.ber, "path.errors", "path.ber", forward_rate),
+        (&path.return_errors, path.return_ber, "path.return_errors", "path.return_ber", return_rate),
     ] {
         if let Some(spec) = table {
-            spec.config(at)?;
+            if let ChannelConfig::Burst(b) = spec.config(at)? {
+                let floor = rate as f64 * MIN_MEAN_NS as f64 / 1e9;
+                if b.interval_bits < floor {
+                    return Err(error(
+                        format!("{at}.interval_bits"),
+                        format!("{} bits is under 1us on this {rate} bit/s link; accepted: at least {floor}", b.interval_bits),
+                    ));
+                }
+            }
             if ber != 0.0 {
                 return Err(error(ber_key, format!("given with [{at}]; accepted: one of them ({ber_key} = 0 clears it)")));
             }
@@ -432,6 +449,10 @@ mod tests {
         let e = err(&format!("{base}model = \"burst\"\nspacing = \"poisson\""));
         assert_eq!(e.key, "path.errors.spacing");
         let e = err(&format!("{base}model = \"burst\"\nburst_bits = 4000\ninterval_bits = 100"));
+        assert_eq!(e.key, "path.errors.interval_bits");
+        let e = err(&format!("{base}model = \"leung-mobile\"\nmean_good = \"10ns\""));
+        assert_eq!(e.key, "path.errors.mean_good");
+        let e = err(&format!("forward_rate = \"10Gbps\"\n{base}model = \"burst\"\nburst_bits = 10\ninterval_bits = 100"));
         assert_eq!(e.key, "path.errors.interval_bits");
         let e = err(&format!("{base}model = \"uniform\""));
         assert_eq!(e.key, "path.errors.ber");
