@@ -197,6 +197,6 @@ pub(crate) mod tests {
             transitions: Transitions::Timed { mean_good_ns: 180e6, mean_bad_ns: 20e6 },
         };
         let ch = GilbertElliott::new(config, 1_000_000, ChaCha8Rng::seed_from_u64(5));
-        super::super::tests::check_timed_rate(super::super::Channel::Gilbert(ch), 12_000, 1_000_000);
+        super::super::tests::check_timed_rate(super::super::Channel::Gilbert(Box::new(ch)), 12_000, 1_000_000);
     }
 }

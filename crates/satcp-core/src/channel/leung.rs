@@ -296,7 +296,7 @@ mod tests {
         // sees hundreds of them.
         let cfg = MobileConfig { ber_bad: 5e-5, mean_normal_ns: 20e9, mean_handoff_ns: 1e9, ..MobileConfig::default() };
         let ch = Mobile::new(cfg, 19_200, ChaCha8Rng::seed_from_u64(8));
-        crate::channel::tests::check_timed_rate(Channel::LeungMobile(ch), 552 * 8, 19_200);
+        crate::channel::tests::check_timed_rate(Channel::LeungMobile(Box::new(ch)), 552 * 8, 19_200);
     }
 
     #[test]
@@ -311,6 +311,6 @@ mod tests {
             mean_handoff_ns: 2e9,
         };
         let ch = Mobile::new(cfg, 19_200, ChaCha8Rng::seed_from_u64(9));
-        crate::channel::tests::check_timed_rate(Channel::LeungMobile(ch), 552 * 8, 19_200);
+        crate::channel::tests::check_timed_rate(Channel::LeungMobile(Box::new(ch)), 552 * 8, 19_200);
     }
 }

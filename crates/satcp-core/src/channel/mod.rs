@@ -31,17 +31,17 @@ pub enum ChannelConfig {
 }
 
 /// The error process of one link direction.
-// One per link, built once and never moved per packet: the variants' size
-// (their random streams) costs nothing, a Box would cost a pointer chase.
-#[allow(clippy::large_enum_variant)]
+// The stateful models carry their random streams (hundreds of bytes each):
+// boxed once at construction, so a link with a clean or uniform channel
+// stays small and its hot fields share cache lines.
 #[derive(Clone, Debug)]
 pub enum Channel {
     Clean,
     Uniform(BitErrors),
     /// Gilbert-Elliott, and Leung's satellite chain (a per-packet one).
-    Gilbert(gilbert::GilbertElliott),
-    LeungMobile(leung::Mobile),
-    Burst(burst::Bursts),
+    Gilbert(Box<gilbert::GilbertElliott>),
+    LeungMobile(Box<leung::Mobile>),
+    Burst(Box<burst::Bursts>),
 }
 
 impl Channel {
@@ -58,10 +58,12 @@ impl Channel {
         match *config {
             ChannelConfig::Clean => Channel::Clean,
             ChannelConfig::Uniform { ber } => Channel::from_ber(ber),
-            ChannelConfig::Gilbert(c) => Channel::Gilbert(gilbert::GilbertElliott::new(c, rate_bps, state)),
-            ChannelConfig::LeungSatellite(c) => Channel::Gilbert(gilbert::GilbertElliott::new(c.gilbert(), rate_bps, state)),
-            ChannelConfig::LeungMobile(c) => Channel::LeungMobile(leung::Mobile::new(c, rate_bps, state)),
-            ChannelConfig::Burst(c) => Channel::Burst(burst::Bursts::new(c, rate_bps, state)),
+            ChannelConfig::Gilbert(c) => Channel::Gilbert(Box::new(gilbert::GilbertElliott::new(c, rate_bps, state))),
+            ChannelConfig::LeungSatellite(c) => {
+                Channel::Gilbert(Box::new(gilbert::GilbertElliott::new(c.gilbert(), rate_bps, state)))
+            }
+            ChannelConfig::LeungMobile(c) => Channel::LeungMobile(Box::new(leung::Mobile::new(c, rate_bps, state))),
+            ChannelConfig::Burst(c) => Channel::Burst(Box::new(burst::Bursts::new(c, rate_bps, state))),
         }
     }
 
