@@ -233,6 +233,7 @@ mod tests {
         let p = |ber: f64| BitErrors::new(ber).loss_probability(bits);
         let se = (markov_loss_variance(p(1e-8), p(5e-5), 0.01, 0.05) / n as f64).sqrt();
         let observed = lost as f64 / n as f64;
+        eprintln!("simulated {observed:.5} analytic {expected:.5} se {se:.5} ({n} packets)");
         assert!((observed - expected).abs() < 4.0 * se, "observed {observed:.5}, expected {expected:.5}, se {se:.5}");
     }
 
