@@ -68,6 +68,8 @@ class LinkResult(_Record):
     queue_drops: int
     error_drops: int
     rate_bps: int | None = None
+    #: Packets sent while no satellite was in view (a LEO handover gap).
+    outage_drops: int | None = None
     extra: dict = dataclasses.field(default_factory=dict, repr=False)
 
 

@@ -1,7 +1,14 @@
 //! A one-way link: drop-tail queue -> serialisation -> channel errors -> propagation.
+//!
+//! Propagation is a constant delay or a low-orbit pass (`channel::orbit`).
+//! Arrivals leave in FIFO order either way: a pass's delay changes far more
+//! slowly than time passes, so a later packet never overtakes an earlier
+//! one, and packets sent while no satellite is in view are dropped, never
+//! delayed past the gap.
 
 use std::collections::VecDeque;
 
+use crate::channel::orbit::Propagation;
 use crate::channel::Channel;
 use crate::packet::{Kind, NodeId, Packet};
 use crate::rng::Stream;
@@ -21,13 +28,15 @@ pub struct LinkStats {
     pub listed_drops: u64,
     /// Data packets that finished serialisation (the drop list counts these).
     pub data_packets: u64,
+    /// Packets sent while no satellite was in view (a LEO handover gap).
+    pub outage_drops: u64,
 }
 
 pub struct Link {
     pub name: String,
     pub to: NodeId,
     rate_bps: u64,
-    delay: Time,
+    propagation: Propagation,
     /// Link-layer header bytes added on the wire.
     header: u32,
     limit: QueueLimit,
@@ -38,9 +47,13 @@ pub struct Link {
     queue: VecDeque<Packet>,
     queued_bytes: u64,
     on_wire: Option<Packet>,
+    /// When the packet on the wire started serialising.
+    tx_start: Time,
     /// Fraction of a nanosecond owed by earlier transmissions, in bit-ns / rate units.
     tx_remainder: u64,
     propagating: VecDeque<Packet>,
+    /// Arrival time of the newest propagating packet (keeps the FIFO honest).
+    last_arrival: Time,
     pub stats: LinkStats,
 }
 
@@ -55,7 +68,7 @@ pub struct LinkConfig {
     pub name: String,
     pub to: NodeId,
     pub rate_bps: u64,
-    pub delay: Time,
+    pub propagation: Propagation,
     pub header: u32,
     pub limit: QueueLimit,
     pub channel: Channel,
@@ -69,7 +82,7 @@ impl Link {
             name: config.name,
             to: config.to,
             rate_bps: config.rate_bps,
-            delay: config.delay,
+            propagation: config.propagation,
             header: config.header,
             limit: config.limit,
             channel: config.channel,
@@ -78,8 +91,10 @@ impl Link {
             queue: VecDeque::new(),
             queued_bytes: 0,
             on_wire: None,
+            tx_start: 0,
             tx_remainder: 0,
             propagating: VecDeque::new(),
+            last_arrival: 0,
             stats: LinkStats::default(),
         }
     }
@@ -119,12 +134,13 @@ impl Link {
         self.stats.bytes += bytes;
         self.stats.busy_time += tx;
         self.on_wire = Some(packet);
+        self.tx_start = now;
         Next::TxDoneAt(now + tx)
     }
 
-    /// Serialisation finished: the packet starts propagating unless the
-    /// channel corrupted it. Returns when it arrives (if it survives) and
-    /// what the link sends next.
+    /// Serialisation finished: the packet starts propagating unless no
+    /// satellite was in view or the channel corrupted it. Returns when it
+    /// arrives (if it survives) and what the link sends next.
     pub fn transmission_done(&mut self, now: Time) -> (Option<Time>, Next) {
         let packet = self.on_wire.take().expect("TxDone without a packet on the wire");
         let bits = self.wire_bytes(&packet) * 8;
@@ -133,15 +149,28 @@ impl Link {
             self.stats.data_packets += 1;
             self.drop_list.binary_search(&self.stats.data_packets).is_ok()
         };
-        let arrival = if listed {
-            self.stats.listed_drops += 1;
-            None
-        } else if self.channel.corrupts(bits, stream) {
-            self.stats.error_drops += 1;
-            None
-        } else {
-            self.propagating.push_back(packet);
-            Some(now + self.delay)
+        let arrival = match self.propagation.arrival(self.tx_start, now) {
+            // A listed drop takes the packet off the wire whatever the channel does.
+            _ if listed => {
+                self.stats.listed_drops += 1;
+                None
+            }
+            // Nothing to carry it: the channel never sees the packet.
+            None => {
+                self.stats.outage_drops += 1;
+                None
+            }
+            Some(_) if self.channel.corrupts(self.tx_start, now, bits, stream) => {
+                self.stats.error_drops += 1;
+                None
+            }
+            Some(at) => {
+                // Equal delays round alike; never let one nanosecond reorder the FIFO.
+                let at = at.max(self.last_arrival);
+                self.last_arrival = at;
+                self.propagating.push_back(packet);
+                Some(at)
+            }
         };
         let next = match self.queue.pop_front() {
             Some(p) => {
@@ -153,7 +182,7 @@ impl Link {
         (arrival, next)
     }
 
-    /// The oldest propagating packet reaches the far end (delay is constant, so FIFO).
+    /// The oldest propagating packet reaches the far end (arrivals are FIFO, see above).
     pub fn arrive(&mut self) -> Packet {
         self.propagating.pop_front().expect("Arrive without a propagating packet")
     }

@@ -43,4 +43,6 @@ pub struct LinkResult {
     /// Data packets dropped by the scenario's `drop_packets` list.
     pub listed_drops: u64,
     pub rate_bps: u64,
+    /// Packets sent while no satellite was in view (LEO handover gaps).
+    pub outage_drops: u64,
 }

@@ -13,12 +13,16 @@ pub type Stream = ChaCha8Rng;
 pub enum Component {
     /// The error process of one flow's packets on one link.
     LinkErrors { link: u32, flow: u32 },
+    /// The state of one link's channel (fades, handoffs, bursts): one
+    /// physical medium shared by every flow on the link.
+    ChannelState { link: u32 },
 }
 
 impl Component {
     fn id(self) -> u64 {
         match self {
             Component::LinkErrors { link, flow } => (1 << 56) | ((link as u64) << 24) | flow as u64,
+            Component::ChannelState { link } => (2 << 56) | link as u64,
         }
     }
 }

@@ -10,6 +10,9 @@ use crate::tcp::variant::{self, SackUse};
 use crate::time::NS_PER_S;
 use crate::units::{Bytes, Duration, Rate};
 
+mod physical;
+pub use physical::{ErrorsSpec, OrbitSpec, OrbitTable};
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
@@ -62,8 +65,9 @@ pub struct PathSpec {
     pub rate: Option<Rate>,
     pub forward_rate: Option<Rate>,
     pub return_rate: Option<Rate>,
-    /// One-way propagation delay.
-    pub delay: Duration,
+    /// One-way propagation delay; absent when `orbit` sets it.
+    #[serde(default)]
+    pub delay: Option<Duration>,
     /// Bit error rate in the data direction.
     #[serde(default)]
     pub ber: f64,
@@ -82,6 +86,12 @@ pub struct PathSpec {
     /// retransmissions counted), for controlled drop experiments (Hayes §3.3).
     #[serde(default)]
     pub drop_packets: Vec<u64>,
+    /// Error model of the data direction, instead of `ber` (scenario/physical.rs).
+    pub errors: Option<ErrorsSpec>,
+    /// Error model of the ACK direction, instead of `return_ber`.
+    pub return_errors: Option<ErrorsSpec>,
+    /// A satellite orbit that sets the delay, instead of `delay`.
+    pub orbit: Option<OrbitSpec>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -275,6 +285,7 @@ impl Scenario {
                 return Err(error(key, format!("bit error rate {ber}; accepted: 0 <= ber < 1")));
             }
         }
+        physical::validate(path)?;
         for (key, queue) in [("path.queue", Some(path.queue)), ("path.return_queue", path.return_queue)] {
             if let Some(QueueLimit::Bytes(b)) = queue {
                 if b < 1500 {
@@ -364,6 +375,8 @@ fn in_user_terms(message: &str) -> String {
         .replace("struct Scenario", "a scenario table")
         .replace("struct PathSpec", "a [path] table")
         .replace("struct FlowSpec", "a [[flow]] table")
+        .replace("struct ErrorsSpec", "an errors table")
+        .replace("struct OrbitTable", "a [path.orbit] table")
         .replace("expected u64", "expected a whole number from 0 to 2^64-1")
 }
 

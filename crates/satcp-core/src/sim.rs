@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::channel::Channel;
+use crate::channel::{Channel, ChannelConfig};
 use crate::engine::{Event, EventQueue, LinkId};
 use crate::link::{Link, LinkConfig, Next};
 use crate::packet::{Kind, NodeId, Packet};
@@ -52,25 +52,27 @@ impl Simulation {
         let seed = scenario.seed;
         let n_flows = scenario.flows.len() as u32;
         let path = &scenario.path;
-        let make_link = |id: u32, name: &str, to, rate, ber, limit, drop_list: &[u64]| {
+        let propagation = scenario.propagation();
+        let make_link = |id: u32, name: &str, to, rate, channel: ChannelConfig, limit, drop_list: &[u64]| {
             let streams = (0..n_flows).map(|flow| stream(seed, Component::LinkErrors { link: id, flow })).collect();
+            let state = stream(seed, Component::ChannelState { link: id });
             Link::new(
                 LinkConfig {
                     name: name.into(),
                     to,
                     rate_bps: rate,
-                    delay: path.delay.0,
+                    propagation: propagation.clone(),
                     header: path.link_header.0 as u32,
                     limit,
-                    channel: Channel::from_ber(ber),
+                    channel: Channel::new(&channel, rate, state),
                     drop_list: sorted(drop_list),
                 },
                 streams,
             )
         };
         let links = vec![
-            make_link(0, "forward", RECEIVER_HOST, scenario.forward_rate(), path.ber, path.queue, &path.drop_packets),
-            make_link(1, "return", SENDER_HOST, scenario.return_rate(), path.return_ber, path.return_queue.unwrap_or(path.queue), &[]),
+            make_link(0, "forward", RECEIVER_HOST, scenario.forward_rate(), scenario.forward_channel(), path.queue, &path.drop_packets),
+            make_link(1, "return", SENDER_HOST, scenario.return_rate(), scenario.return_channel(), path.return_queue.unwrap_or(path.queue), &[]),
         ];
         let routes = vec![vec![0, 0], vec![1, 1]];
 
@@ -185,12 +187,18 @@ impl Simulation {
         match event {
             Event::TxDone(link) => {
                 let l = &mut self.links[link as usize];
-                let traced = self.tracer.as_ref().and_then(|_| l.on_wire().copied().map(|p| (p, l.stats.listed_drops)));
+                let traced = self.tracer.as_ref().and_then(|_| l.on_wire().copied().map(|p| (p, l.stats.clone())));
                 let (arrival, next) = l.transmission_done(self.now);
                 match (arrival, traced, &mut self.tracer) {
                     (Some(at), _, _) => self.queue.schedule(at, Event::Arrive(link)),
-                    (None, Some((packet, listed_before)), Some(tracer)) => {
-                        let cause = if l.stats.listed_drops > listed_before { DropCause::Listed } else { DropCause::Error };
+                    (None, Some((packet, before)), Some(tracer)) => {
+                        let cause = if l.stats.listed_drops > before.listed_drops {
+                            DropCause::Listed
+                        } else if l.stats.outage_drops > before.outage_drops {
+                            DropCause::Outage
+                        } else {
+                            DropCause::Error
+                        };
                         tracer.dropped(self.now, &l.name, &packet, cause);
                     }
                     _ => {}
@@ -322,6 +330,7 @@ impl Simulation {
                 queue_drops: link.stats.queue_drops,
                 error_drops: link.stats.error_drops,
                 listed_drops: link.stats.listed_drops,
+                outage_drops: link.stats.outage_drops,
                 rate_bps: link.rate_bps(),
             })
             .collect();

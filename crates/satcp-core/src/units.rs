@@ -1,6 +1,6 @@
-//! Quantities with units, as scenario files write them: "10Mbps", "250ms", "64KB".
+//! Quantities with units, as scenario files write them: "10Mbps", "250ms", "64KB", "780km".
 //!
-//! Plain numbers are bit/s, seconds and bytes (DESIGN.md, "Scenario TOML").
+//! Plain numbers are bit/s, seconds, bytes and metres (DESIGN.md, "Scenario TOML").
 //! Decimal prefixes are SI (k = 1000); binary ones are explicit (KiB = 1024).
 
 use serde::de::{self, Deserializer, Visitor};
@@ -20,6 +20,10 @@ pub struct Duration(pub Time);
 /// A size in bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bytes(pub u64);
+
+/// A distance in metres (orbit altitudes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Length(pub f64);
 
 const RATE_UNITS: &[(&str, f64)] = &[
     ("bps", 1.0),
@@ -62,6 +66,8 @@ fn parse_with_units(text: &str, units: &[(&str, f64)]) -> Option<f64> {
     units.iter().find(|(name, _)| *name == unit).map(|(_, factor)| value * factor)
 }
 
+const LENGTH_UNITS: &[(&str, f64)] = &[("m", 1.0), ("km", 1e3)];
+
 fn accepted(units: &[(&str, f64)]) -> String {
     units.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ")
 }
@@ -90,6 +96,20 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 pub fn parse_bytes(text: &str) -> Result<Bytes, String> {
     let v = quantity(text, BYTE_UNITS, "size", "bytes")?;
     bytes_from_f64(v)
+}
+
+pub fn parse_length(text: &str) -> Result<Length, String> {
+    let v = quantity(text, LENGTH_UNITS, "length", "metres")?;
+    length_from_f64(v)
+}
+
+fn length_from_f64(v: f64) -> Result<Length, String> {
+    // Up to 100 times the geostationary radius: beyond that no Earth satellite.
+    if (0.0..=4.3e9).contains(&v) {
+        Ok(Length(v))
+    } else {
+        Err(format!("length {v} m is out of range; accepted: 0 up to 4,300,000 km"))
+    }
 }
 
 fn rate_from_f64(v: f64) -> Result<Rate, String> {
@@ -174,6 +194,16 @@ impl<'de> Deserialize<'de> for Bytes {
     }
 }
 
+impl<'de> Deserialize<'de> for Length {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(QuantityVisitor {
+            expecting: "a length such as \"780km\" or a number of metres",
+            from_str: parse_length,
+            from_number: length_from_f64,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,6 +230,15 @@ mod tests {
         assert_eq!(parse_bytes("16MB").unwrap(), Bytes(16_000_000));
         assert!(parse_bytes("1.5B").is_err());
         assert!(parse_duration("-1s").is_err());
+    }
+
+    #[test]
+    fn lengths() {
+        assert_eq!(parse_length("780km").unwrap(), Length(780_000.0));
+        assert_eq!(parse_length("35786 km").unwrap(), Length(35_786_000.0));
+        assert_eq!(parse_length("500").unwrap(), Length(500.0));
+        assert!(parse_length("-1km").is_err());
+        assert!(parse_length("3mi").unwrap_err().contains("km"));
     }
 
     #[test]

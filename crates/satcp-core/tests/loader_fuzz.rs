@@ -10,6 +10,8 @@ fn scenario_like() -> impl Strategy<Value = String> {
         "duration", "seed", "rate", "forward_rate", "delay", "ber", "queue", "link_header",
         "variant", "mss", "rwnd", "delayed_ack", "initial_cwnd", "bytes", "start", "bogus",
         "partial_ack_timer", "initial_ssthresh", "min_rto", "max_rto",
+        "model", "ber_bad", "b", "mean_good", "mean_handoff", "burst_bits", "interval_bits", "spacing",
+        "orbit", "kind", "altitude", "min_elevation", "handover_gap", "errors",
     ]);
     let value = prop_oneof![
         any::<i64>().prop_map(|v| v.to_string()),
@@ -18,11 +20,15 @@ fn scenario_like() -> impl Strategy<Value = String> {
         Just("true".to_string()),
         Just("\"newreno\"".to_string()),
         Just("\"impatient\"".to_string()),
+        prop::sample::select(vec!["\"gilbert\"", "\"leung-satellite\"", "\"leung-mobile\"", "\"burst\"", "\"uniform\"", "\"leo\"", "\"geo\"", "\"random\"", "\"780km\""])
+            .prop_map(str::to_string),
         Just("[1, 2]".to_string()),
         Just("{}".to_string()),
     ];
     let line = (key, value).prop_map(|(k, v)| format!("{k} = {v}\n"));
-    let header = prop::sample::select(vec!["[path]\n", "[[flow]]\n", "[node]\n", ""]);
+    let header = prop::sample::select(vec![
+        "[path]\n", "[[flow]]\n", "[node]\n", "", "[path.errors]\n", "[path.return_errors]\n", "[path.orbit]\n",
+    ]);
     prop::collection::vec((header, prop::collection::vec(line, 0..5)), 0..5).prop_map(|sections| {
         sections.into_iter().map(|(h, lines)| format!("{h}{}", lines.concat())).collect::<String>()
     })

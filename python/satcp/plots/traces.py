@@ -44,7 +44,7 @@ SCHEMAS: dict[str, dict[str, str]] = {
     "drops": {"time_s": "time", "flow": "count", "link": "text", "seq": "count", "len": "count", "cause": "text"},
 }
 FLOW_PARTS = ("segments", "acks", "cwnd")
-DROP_CAUSES = ("queue", "error", "listed")
+DROP_CAUSES = ("queue", "error", "listed", "outage")
 
 _FLOW_FILE = re.compile(r"^flow-(\d+)-(segments|acks|cwnd)\.csv$")
 _WHOLE = re.compile(r"^\d+$")

@@ -113,8 +113,8 @@ fn meta(scenario: &Scenario) -> serde_json::Value {
         "duration_s": seconds(scenario.duration.0),
         "flows": flows,
         "links": [
-            {"name": "forward", "rate_bps": scenario.forward_rate(), "delay_s": seconds(scenario.path.delay.0)},
-            {"name": "return", "rate_bps": scenario.return_rate(), "delay_s": seconds(scenario.path.delay.0)},
+            {"name": "forward", "rate_bps": scenario.forward_rate(), "delay_s": scenario.path.delay.map(|d| seconds(d.0))},
+            {"name": "return", "rate_bps": scenario.return_rate(), "delay_s": scenario.path.delay.map(|d| seconds(d.0))},
         ],
     })
 }

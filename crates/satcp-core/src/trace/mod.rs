@@ -34,6 +34,8 @@ pub enum DropCause {
     Queue,
     Error,
     Listed,
+    /// No satellite in view (a LEO handover gap).
+    Outage,
 }
 
 impl DropCause {
@@ -42,6 +44,7 @@ impl DropCause {
             DropCause::Queue => "queue",
             DropCause::Error => "error",
             DropCause::Listed => "listed",
+            DropCause::Outage => "outage",
         }
     }
 }
