@@ -19,6 +19,8 @@ pub enum Event {
     Rto(FlowId, u32),
     /// Delayed-ACK timer of a flow's receiver.
     DelayedAck(FlowId, u32),
+    /// A background traffic source sends its next packet.
+    TrafficSend(u32),
 }
 
 #[derive(PartialEq, Eq)]

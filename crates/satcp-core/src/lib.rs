@@ -8,13 +8,16 @@ pub mod channel;
 pub mod engine;
 pub mod link;
 pub mod packet;
+pub mod red;
 pub mod result;
 pub mod rng;
 pub mod scenario;
 pub mod sim;
+pub mod topology;
 pub mod tcp;
 pub mod time;
 pub mod trace;
+pub mod traffic;
 pub mod units;
 
 pub use result::RunResult;

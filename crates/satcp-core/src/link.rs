@@ -11,6 +11,8 @@ use std::collections::VecDeque;
 use crate::channel::orbit::Propagation;
 use crate::channel::Channel;
 use crate::packet::{Kind, NodeId, Packet};
+use crate::red::Red;
+pub use crate::red::RedConfig;
 use crate::rng::Stream;
 use crate::scenario::QueueLimit;
 use crate::time::{transmission_time, Time};
@@ -42,6 +44,8 @@ pub struct Link {
     limit: QueueLimit,
     channel: Channel,
     drop_list: Vec<u64>,
+    /// Random early detection in front of the queue, if configured.
+    red: Option<Box<Red>>,
     /// One error stream per flow, so flows do not disturb each other's draws.
     error_streams: Vec<Stream>,
     queue: VecDeque<Packet>,
@@ -74,6 +78,7 @@ pub struct LinkConfig {
     pub channel: Channel,
     /// Data packets to drop, by 1-based count of data packets serialised (sorted).
     pub drop_list: Vec<u64>,
+    pub red: Option<Red>,
 }
 
 impl Link {
@@ -87,6 +92,7 @@ impl Link {
             limit: config.limit,
             channel: config.channel,
             drop_list: config.drop_list,
+            red: config.red.map(Box::new),
             error_streams,
             queue: VecDeque::new(),
             queued_bytes: 0,
@@ -112,6 +118,15 @@ impl Link {
 
     /// Offers a packet to the link: sent at once if idle, queued, or dropped.
     pub fn enqueue(&mut self, now: Time, packet: Packet) -> Next {
+        if self.red.is_some() {
+            let (packet_time, _) = transmission_time(self.wire_bytes(&packet), self.rate_bps, 0);
+            let queued = self.queue.len() + self.on_wire.is_some() as usize;
+            let red = self.red.as_mut().expect("checked above");
+            if red.drop_arrival(now, queued, packet_time) {
+                self.stats.queue_drops += 1;
+                return Next::Nothing;
+            }
+        }
         if self.on_wire.is_none() {
             return self.start(now, packet);
         }
@@ -177,7 +192,12 @@ impl Link {
                 self.queued_bytes -= p.size as u64;
                 self.start(now, p)
             }
-            None => Next::Nothing,
+            None => {
+                if let Some(red) = &mut self.red {
+                    red.went_idle(now);
+                }
+                Next::Nothing
+            }
         };
         (arrival, next)
     }

@@ -57,6 +57,8 @@ pub enum Kind {
     SynAck,
     Data,
     Ack,
+    /// A background-traffic datagram (UDP-like): no ACK, no retransmission.
+    Datagram,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

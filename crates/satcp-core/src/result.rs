@@ -11,6 +11,9 @@ pub struct RunResult {
     pub events: u64,
     pub flows: Vec<FlowResult>,
     pub links: Vec<LinkResult>,
+    /// Background traffic sources, when the scenario has any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub traffic: Vec<crate::traffic::TrafficResult>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

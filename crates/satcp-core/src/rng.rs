@@ -16,6 +16,10 @@ pub enum Component {
     /// The state of one link's channel (fades, handoffs, bursts): one
     /// physical medium shared by every flow on the link.
     ChannelState { link: u32 },
+    /// A link's RED drop decisions.
+    Red { link: u32 },
+    /// A background traffic source's sending times.
+    Traffic { source: u32 },
 }
 
 impl Component {
@@ -23,6 +27,8 @@ impl Component {
         match self {
             Component::LinkErrors { link, flow } => (1 << 56) | ((link as u64) << 24) | flow as u64,
             Component::ChannelState { link } => (2 << 56) | link as u64,
+            Component::Red { link } => (3 << 56) | link as u64,
+            Component::Traffic { source } => (4 << 56) | source as u64,
         }
     }
 }

@@ -11,7 +11,9 @@ use crate::time::NS_PER_S;
 use crate::units::{Bytes, Duration, Rate};
 
 mod physical;
+mod topology;
 pub use physical::{ErrorsSpec, OrbitSpec, OrbitTable};
+pub use topology::{node_names, NodeKind, NodeSpec, TrafficKind, TrafficSpec, PATH_RECEIVER, PATH_SENDER};
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -21,9 +23,19 @@ pub struct Scenario {
     pub duration: Duration,
     #[serde(default = "defaults::seed")]
     pub seed: u64,
-    pub path: PathSpec,
+    /// The single-path shorthand: sender -> link -> receiver.
+    pub path: Option<PathSpec>,
+    /// Any topology: hosts and routers ...
+    #[serde(default, rename = "node")]
+    pub nodes: Vec<NodeSpec>,
+    /// ... joined by two-way links, each with a `[path]`'s keys plus `from` and `to`.
+    #[serde(default, rename = "link")]
+    pub links: Vec<PathSpec>,
     #[serde(rename = "flow")]
     pub flows: Vec<FlowSpec>,
+    /// Background traffic that is not TCP: constant-rate, on/off and Poisson sources.
+    #[serde(default, rename = "traffic")]
+    pub traffic: Vec<TrafficSpec>,
 }
 
 /// Queue capacity: a packet count (integer) or a byte size (string with a unit).
@@ -86,6 +98,17 @@ pub struct PathSpec {
     /// retransmissions counted), for controlled drop experiments (Hayes §3.3).
     #[serde(default)]
     pub drop_packets: Vec<u64>,
+    /// `[[link]]` only: the nodes it joins; "forward" is from -> to.
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// "drop-tail" (default) or "red" (Floyd & Jacobson 1993) at each direction's queue.
+    pub queue_discipline: Option<String>,
+    /// RED thresholds on the average queue, packets (default 5 and 15).
+    pub red_min: Option<f64>,
+    pub red_max: Option<f64>,
+    /// RED's drop probability at `red_max` (default 0.1) and averaging weight (default 0.002).
+    pub red_max_p: Option<f64>,
+    pub red_weight: Option<f64>,
     /// Error model of the data direction, instead of `ber` (scenario/physical.rs).
     pub errors: Option<ErrorsSpec>,
     /// Error model of the ACK direction, instead of `return_ber`.
@@ -99,6 +122,9 @@ pub struct PathSpec {
 pub struct FlowSpec {
     #[serde(default = "defaults::variant")]
     pub variant: String,
+    /// With `[[node]]` topologies: the sending and the receiving host.
+    pub from: Option<String>,
+    pub to: Option<String>,
     /// Payload bytes per segment.
     #[serde(default = "defaults::mss")]
     pub mss: u32,
@@ -260,12 +286,13 @@ impl Scenario {
         Ok(scenario)
     }
 
+    /// The single path's data-direction rate (0 for a `[[node]]` topology).
     pub fn forward_rate(&self) -> u64 {
-        self.path.forward_rate.or(self.path.rate).map(|r| r.0).unwrap_or(0)
+        self.path.as_ref().map_or(0, PathSpec::forward_rate)
     }
 
     pub fn return_rate(&self) -> u64 {
-        self.path.return_rate.or(self.path.rate).map(|r| r.0).unwrap_or(0)
+        self.path.as_ref().map_or(0, PathSpec::return_rate)
     }
 
     /// Range and combination checks serde cannot express.
@@ -273,29 +300,28 @@ impl Scenario {
         if self.duration.0 == 0 {
             return Err(error("duration", "must be longer than zero, such as \"60s\""));
         }
-        let path = &self.path;
-        if path.forward_rate.or(path.rate).is_none() {
-            return Err(error("path.rate", "missing; set `rate` (both directions) or `forward_rate`"));
-        }
-        if path.return_rate.or(path.rate).is_none() {
-            return Err(error("path.rate", "missing; set `rate` (both directions) or `return_rate`"));
-        }
-        for (key, ber) in [("path.ber", path.ber), ("path.return_ber", path.return_ber)] {
-            if !(0.0..1.0).contains(&ber) {
-                return Err(error(key, format!("bit error rate {ber}; accepted: 0 <= ber < 1")));
-            }
-        }
-        physical::validate(path)?;
-        for (key, queue) in [("path.queue", Some(path.queue)), ("path.return_queue", path.return_queue)] {
-            if let Some(QueueLimit::Bytes(b)) = queue {
-                if b < 1500 {
-                    return Err(error(key, format!("{b} bytes cannot hold one packet; accepted: at least \"1500B\"")));
+        match (&self.path, self.links.is_empty()) {
+            (Some(path), true) => {
+                path.validate("path", false)?;
+                if !self.nodes.is_empty() {
+                    return Err(error("node", "given with [path]; accepted: [path] for one sender and receiver, or [[node]] and [[link]] tables"));
+                }
+                if let Some(i) = self.flows.iter().position(|f| f.from.is_some() || f.to.is_some()) {
+                    return Err(error(format!("flow.{i}.from"), "belongs to [[node]] topologies; a [path] flow runs from its sender to its receiver"));
                 }
             }
+            (Some(_), false) => {
+                return Err(error("link", "given with [path]; accepted: [path] for one sender and receiver, or [[node]] and [[link]] tables"));
+            }
+            (None, true) => return Err(error("path", "missing; a scenario needs a [path] table, or [[node]] and [[link]] tables")),
+            (None, false) => {
+                for (i, link) in self.links.iter().enumerate() {
+                    link.validate(&format!("link.{i}"), true)?;
+                }
+                topology::validate(self)?;
+            }
         }
-        if path.drop_packets.contains(&0) {
-            return Err(error("path.drop_packets", "0; packets count from 1 (the first data packet on the forward link)"));
-        }
+        topology::validate_traffic(self)?;
         if self.flows.is_empty() {
             return Err(error("flow", "no [[flow]] table; a scenario needs at least one flow"));
         }
@@ -303,6 +329,79 @@ impl Scenario {
             flow.validate(&format!("flow.{i}"))?;
         }
         Ok(())
+    }
+}
+
+impl PathSpec {
+    pub fn forward_rate(&self) -> u64 {
+        self.forward_rate.or(self.rate).map(|r| r.0).unwrap_or(0)
+    }
+
+    pub fn return_rate(&self) -> u64 {
+        self.return_rate.or(self.rate).map(|r| r.0).unwrap_or(0)
+    }
+
+    /// Checks a `[path]` (at = "path") or a `[[link]]` (at = "link.N", with `from`/`to`).
+    fn validate(&self, at: &str, is_link: bool) -> Result<(), ScenarioError> {
+        let key = |name: &str| format!("{at}.{name}");
+        if self.forward_rate.or(self.rate).is_none() {
+            return Err(error(key("rate"), "missing; set `rate` (both directions) or `forward_rate`"));
+        }
+        if self.return_rate.or(self.rate).is_none() {
+            return Err(error(key("rate"), "missing; set `rate` (both directions) or `return_rate`"));
+        }
+        for (name, ber) in [("ber", self.ber), ("return_ber", self.return_ber)] {
+            if !(0.0..1.0).contains(&ber) {
+                return Err(error(key(name), format!("bit error rate {ber}; accepted: 0 <= ber < 1")));
+            }
+        }
+        physical::validate(self, at)?;
+        for (name, queue) in [("queue", Some(self.queue)), ("return_queue", self.return_queue)] {
+            if let Some(QueueLimit::Bytes(b)) = queue {
+                if b < 1500 {
+                    return Err(error(key(name), format!("{b} bytes cannot hold one packet; accepted: at least \"1500B\"")));
+                }
+            }
+        }
+        if self.drop_packets.contains(&0) {
+            return Err(error(key("drop_packets"), "0; packets count from 1 (the first data packet on the forward link)"));
+        }
+        for (name, value) in [("from", &self.from), ("to", &self.to)] {
+            match (is_link, value) {
+                (true, None) => return Err(error(key(name), "missing; a [[link]] joins two [[node]]s by name: from = \"a\", to = \"b\"")),
+                (false, Some(_)) => return Err(error(key(name), "belongs to [[link]] tables; [path] joins its sender and receiver itself")),
+                _ => {}
+            }
+        }
+        self.red().map(|_| ()).map_err(|message| error(key("queue_discipline"), message))
+    }
+
+    /// The RED parameters, if this link runs RED; defaults per Floyd & Jacobson 1993 §11.
+    pub fn red(&self) -> Result<Option<crate::link::RedConfig>, String> {
+        match self.queue_discipline.as_deref() {
+            None | Some("drop-tail") => {
+                if self.red_min.is_some() || self.red_max.is_some() || self.red_max_p.is_some() || self.red_weight.is_some() {
+                    return Err("red_* keys need queue_discipline = \"red\"".into());
+                }
+                Ok(None)
+            }
+            Some("red") => {
+                let config = crate::link::RedConfig {
+                    min_th: self.red_min.unwrap_or(5.0),
+                    max_th: self.red_max.unwrap_or(15.0),
+                    max_p: self.red_max_p.unwrap_or(0.1),
+                    weight: self.red_weight.unwrap_or(0.002),
+                };
+                if !(config.min_th >= 0.0 && config.min_th < config.max_th) {
+                    return Err(format!("red_min {} and red_max {}; accepted: 0 <= red_min < red_max", config.min_th, config.max_th));
+                }
+                if !(config.max_p > 0.0 && config.max_p <= 1.0 && config.weight > 0.0 && config.weight <= 1.0) {
+                    return Err("red_max_p and red_weight must be in (0, 1]".into());
+                }
+                Ok(Some(config))
+            }
+            Some(other) => Err(format!("\"{other}\"; accepted: \"drop-tail\" or \"red\"")),
+        }
     }
 }
 
@@ -373,8 +472,10 @@ fn first_line(message: &str) -> String {
 fn in_user_terms(message: &str) -> String {
     message
         .replace("struct Scenario", "a scenario table")
-        .replace("struct PathSpec", "a [path] table")
+        .replace("struct PathSpec", "a [path] or [[link]] table")
         .replace("struct FlowSpec", "a [[flow]] table")
+        .replace("struct NodeSpec", "a [[node]] table")
+        .replace("struct TrafficSpec", "a [[traffic]] table")
         .replace("struct ErrorsSpec", "an errors table")
         .replace("struct OrbitTable", "a [path.orbit] table")
         .replace("expected u64", "expected a whole number from 0 to 2^64-1")
@@ -397,7 +498,7 @@ mod tests {
         assert_eq!(s.forward_rate(), 10_000_000);
         assert_eq!(s.flows[0].variant, "newreno");
         assert_eq!(s.flows[0].delayed_ack, 2);
-        assert_eq!(s.path.queue, QueueLimit::Packets(1000));
+        assert_eq!(s.path.as_ref().unwrap().queue, QueueLimit::Packets(1000));
     }
 
     #[test]
@@ -437,6 +538,6 @@ mod tests {
     #[test]
     fn queue_in_bytes() {
         let s = Scenario::from_toml(&MINIMAL.replace("delay", "queue = \"64KB\"\ndelay")).unwrap();
-        assert_eq!(s.path.queue, QueueLimit::Bytes(64_000));
+        assert_eq!(s.path.as_ref().unwrap().queue, QueueLimit::Bytes(64_000));
     }
 }

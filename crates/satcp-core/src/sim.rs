@@ -3,9 +3,10 @@
 
 use std::time::Instant;
 
-use crate::channel::{Channel, ChannelConfig};
+use crate::channel::Channel;
 use crate::engine::{Event, EventQueue, LinkId};
 use crate::link::{Link, LinkConfig, Next};
+use crate::red::Red;
 use crate::packet::{Kind, NodeId, Packet};
 use crate::result::{FlowResult, LinkResult, RunResult};
 use crate::rng::{stream, Component};
@@ -15,10 +16,9 @@ use crate::tcp::rto::RtoConfig;
 use crate::tcp::sender::{Sender, SenderConfig};
 use crate::tcp::variant;
 use crate::time::{seconds, Time};
+use crate::topology::Topology;
 use crate::trace::{DropCause, Tracer};
-
-const SENDER_HOST: NodeId = 0;
-const RECEIVER_HOST: NodeId = 1;
+use crate::traffic::Source;
 
 pub struct Flow {
     pub variant: &'static str,
@@ -37,7 +37,10 @@ pub struct Simulation {
     pub links: Vec<Link>,
     /// `routes[node][destination]`: the link a node sends a packet on.
     routes: Vec<Vec<LinkId>>,
+    /// Each router's forwarding processor (a link back to itself), if it has one.
+    processors: Vec<Option<LinkId>>,
     pub flows: Vec<Flow>,
+    pub sources: Vec<Source>,
     /// Scratch buffer for the packets an endpoint emits.
     outbox: Vec<Packet>,
     finite_flows_open: usize,
@@ -46,35 +49,41 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// Builds the single-path world: sender host -> forward link -> receiver
-    /// host, and the return link back.
+    /// Builds the world the scenario describes: the single path (sender ->
+    /// forward link -> receiver, and the return link) or any `[[node]]` /
+    /// `[[link]]` topology, with its flows and background sources.
     pub fn new(scenario: &Scenario) -> Simulation {
         let seed = scenario.seed;
-        let n_flows = scenario.flows.len() as u32;
-        let path = &scenario.path;
-        let propagation = scenario.propagation();
-        let make_link = |id: u32, name: &str, to, rate, channel: ChannelConfig, limit, drop_list: &[u64]| {
-            let streams = (0..n_flows).map(|flow| stream(seed, Component::LinkErrors { link: id, flow })).collect();
-            let state = stream(seed, Component::ChannelState { link: id });
-            Link::new(
-                LinkConfig {
-                    name: name.into(),
-                    to,
-                    rate_bps: rate,
-                    propagation: propagation.clone(),
-                    header: path.link_header.0 as u32,
-                    limit,
-                    channel: Channel::new(&channel, rate, state),
-                    drop_list: sorted(drop_list),
-                },
-                streams,
-            )
-        };
-        let links = vec![
-            make_link(0, "forward", RECEIVER_HOST, scenario.forward_rate(), scenario.forward_channel(), path.queue, &path.drop_packets),
-            make_link(1, "return", SENDER_HOST, scenario.return_rate(), scenario.return_channel(), path.return_queue.unwrap_or(path.queue), &[]),
-        ];
-        let routes = vec![vec![0, 0], vec![1, 1]];
+        let plan = Topology::plan(scenario);
+        // Error streams per (link, packet's flow id): TCP flows, then traffic sources.
+        let streams_per_link = (scenario.flows.len() + scenario.traffic.len()) as u32;
+        let links: Vec<Link> = plan
+            .links
+            .into_iter()
+            .enumerate()
+            .map(|(id, l)| {
+                let id = id as u32;
+                let streams = (0..streams_per_link).map(|flow| stream(seed, Component::LinkErrors { link: id, flow })).collect();
+                let state = stream(seed, Component::ChannelState { link: id });
+                let red = l.red.map(|config| Red::new(config, stream(seed, Component::Red { link: id })));
+                Link::new(
+                    LinkConfig {
+                        name: l.name,
+                        to: l.to,
+                        rate_bps: l.rate_bps,
+                        propagation: l.propagation,
+                        header: l.header,
+                        limit: l.limit,
+                        channel: Channel::new(&l.channel, l.rate_bps, state),
+                        drop_list: l.drop_list,
+                        red,
+                    },
+                    streams,
+                )
+            })
+            .collect();
+        let routes = plan.routes;
+        let flow_ends = plan.flow_ends;
 
         let mut queue = EventQueue::default();
         let flows: Vec<Flow> = scenario
@@ -85,9 +94,10 @@ impl Simulation {
                 let info = variant::find(&spec.variant).expect("variant validated");
                 let window = crate::tcp::receiver::advertised_window(spec.rwnd.0, spec.window_scaling);
                 let sack = info.sack_enabled(spec.sack);
+                let (src, dst) = flow_ends[i];
                 let sender = Sender::new(SenderConfig {
                     flow: i as u32,
-                    dst: RECEIVER_HOST,
+                    dst,
                     mss: spec.mss,
                     initial_cwnd: spec.initial_cwnd,
                     initial_ssthresh: spec.initial_ssthresh.map(|b| b.0).unwrap_or(u64::MAX),
@@ -112,7 +122,7 @@ impl Simulation {
                 });
                 let receiver = Receiver::new(ReceiverConfig {
                     flow: i as u32,
-                    dst: SENDER_HOST,
+                    dst: src,
                     buffer: spec.rwnd.0,
                     window_scaling: spec.window_scaling,
                     timestamps: spec.timestamps,
@@ -123,11 +133,23 @@ impl Simulation {
                     expected_bytes: spec.bytes.0,
                 });
                 queue.schedule(spec.start.0, Event::FlowStart(i as u32));
-                Flow { variant: info.name, start: spec.start.0, src: SENDER_HOST, dst: RECEIVER_HOST, sender, receiver }
+                Flow { variant: info.name, start: spec.start.0, src, dst, sender, receiver }
             })
             .collect();
         let finite_flows_open =
             if scenario.flows.iter().all(|f| f.bytes.0 > 0) { flows.len() } else { usize::MAX };
+        let n_flows = flows.len() as u32;
+        let sources: Vec<Source> = scenario
+            .traffic
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                let rng = stream(seed, Component::Traffic { source: i as u32 });
+                let mut source = Source::new(spec, n_flows + i as u32, plan.traffic_ends[i], scenario.duration.0, rng);
+                queue.schedule(source.first_send(), Event::TrafficSend(i as u32));
+                source
+            })
+            .collect();
         Simulation {
             now: 0,
             end: scenario.duration.0,
@@ -135,7 +157,9 @@ impl Simulation {
             queue,
             links,
             routes,
+            processors: plan.processors,
             flows,
+            sources,
             outbox: Vec::with_capacity(64),
             finite_flows_open,
             tracer: None,
@@ -208,11 +232,24 @@ impl Simulation {
             Event::Arrive(link) => {
                 let to = self.links[link as usize].to;
                 let packet = self.links[link as usize].arrive();
-                if packet.dst == to {
-                    self.deliver(to, packet);
-                } else {
-                    self.forward(to, packet);
+                match self.processors[to as usize] {
+                    _ if packet.dst == to => self.deliver(to, packet),
+                    // A router forwards a packet only once its processor has handled it.
+                    Some(processor) if processor != link => {
+                        let next = self.links[processor as usize].enqueue(self.now, packet);
+                        self.schedule_link(processor, next);
+                    }
+                    _ => self.forward(to, packet),
                 }
+            }
+            Event::TrafficSend(i) => {
+                let source = &mut self.sources[i as usize];
+                let (packet, next) = source.send(self.now);
+                let from = source.from;
+                if let Some(at) = next {
+                    self.queue.schedule(at, Event::TrafficSend(i));
+                }
+                self.forward(from, packet);
             }
             Event::FlowStart(f) => {
                 let mut out = std::mem::take(&mut self.outbox);
@@ -233,6 +270,10 @@ impl Simulation {
     }
 
     fn deliver(&mut self, node: NodeId, packet: Packet) {
+        if packet.kind == Kind::Datagram {
+            let source = packet.flow as usize - self.flows.len();
+            return self.sources[source].delivered(&packet);
+        }
         let f = packet.flow;
         let flow = &mut self.flows[f as usize];
         let mut out = std::mem::take(&mut self.outbox);
@@ -244,6 +285,7 @@ impl Simulation {
                     self.finite_flows_open = self.finite_flows_open.saturating_sub(1);
                 }
             }
+            Kind::Datagram => unreachable!("datagrams are delivered above"),
             Kind::SynAck | Kind::Ack => {
                 if let Some(tracer) = &mut self.tracer {
                     tracer.ack_arrived(self.now, &packet);
@@ -334,13 +376,8 @@ impl Simulation {
                 rate_bps: link.rate_bps(),
             })
             .collect();
-        RunResult { seed: self.seed, sim_time_s: seconds(sim_end), wall_s, events: self.queue.processed(), flows, links }
+        let traffic = self.sources.iter().enumerate().map(|(i, s)| s.result(i as u32, sim_end)).collect();
+        RunResult { seed: self.seed, sim_time_s: seconds(sim_end), wall_s, events: self.queue.processed(), flows, links, traffic }
     }
 }
 
-fn sorted(list: &[u64]) -> Vec<u64> {
-    let mut list = list.to_vec();
-    list.sort_unstable();
-    list.dedup();
-    list
-}

@@ -255,6 +255,11 @@ const KINDS: &[(&str, &[&str])] = &[
 
 impl OrbitSpec {
     pub fn config(&self) -> Result<OrbitConfig, ScenarioError> {
+        self.config_at("path")
+    }
+
+    /// As `config`, naming keys under `at` ("path" or "link.N").
+    pub fn config_at(&self, at: &str) -> Result<OrbitConfig, ScenarioError> {
         let accepted = "accepted: \"geo\", \"meo\", \"leo\"";
         let table = match self {
             OrbitSpec::Preset(name) => {
@@ -262,12 +267,12 @@ impl OrbitSpec {
                     "geo" => Ok(OrbitConfig::geo()),
                     "meo" => Ok(OrbitConfig::meo()),
                     "leo" => Ok(OrbitConfig::leo()),
-                    other => Err(error("path.orbit", format!("unknown orbit \"{other}\"; {accepted}, or a table with `kind`"))),
+                    other => Err(error(format!("{at}.orbit"), format!("unknown orbit \"{other}\"; {accepted}, or a table with `kind`"))),
                 };
             }
             OrbitSpec::Table(table) => table,
         };
-        let key = |name: &str| format!("path.orbit.{name}");
+        let key = |name: &str| format!("{at}.orbit.{name}");
         let Some(kind) = &table.kind else {
             return Err(error(key("kind"), format!("missing; {accepted}")));
         };
@@ -320,24 +325,26 @@ impl OrbitSpec {
     }
 }
 
-/// Checks `[path]`'s delay, orbit and error keys together.
-pub(super) fn validate(path: &PathSpec) -> Result<(), ScenarioError> {
+/// Checks a `[path]`'s (or `[[link]]`'s, `at` = "link.N") delay, orbit and error keys together.
+pub(super) fn validate(path: &PathSpec, at: &str) -> Result<(), ScenarioError> {
+    let key = |name: &str| format!("{at}.{name}");
     match (&path.delay, &path.orbit) {
-        (None, None) => return Err(error("path.delay", "missing; set `delay` (one-way, such as \"250ms\") or `orbit`")),
+        (None, None) => return Err(error(key("delay"), "missing; set `delay` (one-way, such as \"250ms\") or `orbit`")),
         (Some(_), Some(_)) => {
-            return Err(error("path.orbit", "given with `delay`; an orbit sets the delay, so accepted: one of them"))
+            return Err(error(key("orbit"), "given with `delay`; an orbit sets the delay, so accepted: one of them"))
         }
         (None, Some(orbit)) => {
-            orbit.config()?;
+            orbit.config_at(at)?;
         }
         (Some(_), None) => {}
     }
     let forward_rate = path.forward_rate.or(path.rate).map(|r| r.0).unwrap_or(1);
     let return_rate = path.return_rate.or(path.rate).map(|r| r.0).unwrap_or(1);
     for (table, ber, at, ber_key, rate) in [
-        (&path.errors, path.ber, "path.errors", "path.ber", forward_rate),
-        (&path.return_errors, path.return_ber, "path.return_errors", "path.return_ber", return_rate),
+        (&path.errors, path.ber, key("errors"), key("ber"), forward_rate),
+        (&path.return_errors, path.return_ber, key("return_errors"), key("return_ber"), return_rate),
     ] {
+        let (at, ber_key) = (at.as_str(), ber_key.as_str());
         if let Some(spec) = table {
             if let ChannelConfig::Burst(b) = spec.config(at)? {
                 let floor = rate as f64 * MIN_MEAN_NS as f64 / 1e9;
@@ -356,23 +363,42 @@ pub(super) fn validate(path: &PathSpec) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-impl Scenario {
+impl PathSpec {
     /// The data direction's error model: `[path.errors]`, else `path.ber`.
     pub fn forward_channel(&self) -> ChannelConfig {
-        channel(&self.path.errors, self.path.ber, "path.errors")
+        channel(&self.errors, self.ber, "errors")
     }
 
     /// The ACK direction's: `[path.return_errors]`, else `path.return_ber`.
     pub fn return_channel(&self) -> ChannelConfig {
-        channel(&self.path.return_errors, self.path.return_ber, "path.return_errors")
+        channel(&self.return_errors, self.return_ber, "return_errors")
     }
 
     /// Both directions cross the same satellite (or the same constant delay).
     pub fn propagation(&self) -> Propagation {
-        match (&self.path.orbit, self.path.delay) {
+        match (&self.orbit, self.delay) {
             (Some(orbit), _) => Propagation::from_orbit(&orbit.config().expect("orbit validated")),
             (None, delay) => Propagation::Constant(delay.map(|d| d.0).unwrap_or(0)),
         }
+    }
+}
+
+/// The single path's, for a scenario written with `[path]`.
+impl Scenario {
+    fn single_path(&self) -> &PathSpec {
+        self.path.as_ref().expect("a [path] scenario")
+    }
+
+    pub fn forward_channel(&self) -> ChannelConfig {
+        self.single_path().forward_channel()
+    }
+
+    pub fn return_channel(&self) -> ChannelConfig {
+        self.single_path().return_channel()
+    }
+
+    pub fn propagation(&self) -> Propagation {
+        self.single_path().propagation()
     }
 }
 

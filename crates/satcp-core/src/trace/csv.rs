@@ -108,13 +108,21 @@ fn meta(scenario: &Scenario) -> serde_json::Value {
             })
         })
         .collect();
+    let links: Vec<_> = crate::topology::Topology::plan(scenario)
+        .links
+        .iter()
+        .map(|l| {
+            let delay = match l.propagation {
+                crate::channel::orbit::Propagation::Constant(d) => Some(seconds(d)),
+                _ => None,
+            };
+            serde_json::json!({"name": l.name, "rate_bps": l.rate_bps, "delay_s": delay})
+        })
+        .collect();
     serde_json::json!({
         "seed": scenario.seed,
         "duration_s": seconds(scenario.duration.0),
         "flows": flows,
-        "links": [
-            {"name": "forward", "rate_bps": scenario.forward_rate(), "delay_s": scenario.path.delay.map(|d| seconds(d.0))},
-            {"name": "return", "rate_bps": scenario.return_rate(), "delay_s": scenario.path.delay.map(|d| seconds(d.0))},
-        ],
+        "links": links,
     })
 }

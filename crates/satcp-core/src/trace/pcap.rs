@@ -82,6 +82,9 @@ impl PcapTrace {
     }
 
     pub fn write(&mut self, now: Time, p: &Packet) -> io::Result<()> {
+        if p.kind == Kind::Datagram {
+            return Ok(()); // background traffic is not a TCP connection of the run
+        }
         let flow = &self.flows[p.flow as usize];
         let from_sender = matches!(p.kind, Kind::Syn | Kind::Data);
         let tcp_options = tcp_options(flow, p);
@@ -113,7 +116,7 @@ impl PcapTrace {
             Kind::Syn => (flow.sender_isn, 0, 0x02u8, 65_535u16),
             Kind::SynAck => (flow.receiver_isn, wrap(flow.sender_isn, 1), 0x12, flow.receiver_syn_window),
             Kind::Data => (wrap(flow.sender_isn, 1 + p.seq), flow.receiver_isn.wrapping_add(1), 0x18, 65_535),
-            Kind::Ack => {
+            Kind::Ack | Kind::Datagram => {
                 let field = (p.wnd >> flow.receiver_shift).min(65_535) as u16;
                 (flow.receiver_isn.wrapping_add(1), wrap(flow.sender_isn, 1 + p.ack), 0x10, field)
             }
