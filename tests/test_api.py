@@ -338,3 +338,21 @@ def test_path_objects_and_strings_name_the_file_in_errors(tmp_path):
         with pytest.raises(satcp.ScenarioError) as info:
             satcp.run(source)
         assert str(info.value).startswith(f"{path}: key `path.rate`")
+
+
+def test_topologies_and_traffic_run_from_python():
+    r = satcp.run("scenarios/adalr-fairness.toml", duration="20s")
+    assert [f.id for f in r.flows] == list(range(6))
+    assert r.links[0].name == "router->receiver"
+    r = satcp.run("scenarios/carroll-topology.toml", duration="20s", **{"link.2.delay": "50ms"})
+    assert any(link.name == "router1 forwarding" for link in r.links)
+    r = satcp.run({"duration": "10s", "path": {"rate": "10Mbps", "delay": "10ms"}, "flow": [{"rwnd": 2000}],
+                   "traffic": [{"kind": "cbr", "from": "sender", "to": "receiver", "rate": "1Mbps", "packet_size": 1250}]})
+    assert r.extra["traffic"][0]["packets_sent"] == 1000
+    assert "Background traffic" in r.summary()
+
+
+def test_topology_mistakes_are_one_line(small_toml):
+    with pytest.raises(satcp.ScenarioError) as e:
+        satcp.run("scenarios/carroll-topology.toml", **{"flow.0.to": "moon"})
+    assert e.value.key == "flow.0.to" and "no node named" in str(e.value) and "\n" not in str(e.value)

@@ -177,7 +177,17 @@ class Result:
                 f"{100 * link.utilization:.1f} %", f"{link.packets:,}",
                 f"{link.queue_drops:,}", f"{link.error_drops:,}",
             )
-        return Group(head, flows, links)
+        parts = [head, flows, links]
+        traffic = self.extra.get("traffic") or []
+        if traffic:
+            table = Table(title="Background traffic", title_justify="left", title_style="bold")
+            for name in ["source", "kind", "throughput", "sent", "delivered"]:
+                table.add_column(name, justify="left" if name == "kind" else "right")
+            for t in traffic:
+                table.add_row(str(t["id"]), t["kind"], human_rate(t["throughput_bps"]),
+                              f"{t['packets_sent']:,}", f"{t['packets_delivered']:,}")
+            parts.append(table)
+        return Group(*parts)
 
     def summary(self, width: int = 100) -> str:
         """The readable summary as plain text: per-flow goodput, bytes

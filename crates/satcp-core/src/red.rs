@@ -62,7 +62,7 @@ impl Red {
         }
         if self.avg >= c.max_th {
             self.count = 0;
-            return true;
+            return self.still_idle(now, queued, true);
         }
         //# count <- count + 1
         //# p_b <- max_p (avg - min_th) / (max_th - min_th)
@@ -74,6 +74,14 @@ impl Red {
         let drop = self.rng.random::<f64>() < pa;
         if drop {
             self.count = 0;
+        }
+        self.still_idle(now, queued, drop)
+    }
+
+    /// A dropped arrival leaves an empty queue empty: its idle time goes on.
+    fn still_idle(&mut self, now: Time, queued: usize, drop: bool) -> bool {
+        if drop && queued == 0 {
+            self.idle_since = Some(now);
         }
         drop
     }
@@ -113,6 +121,17 @@ mod tests {
         }
         let gap = 200_000.0 / drops as f64;
         assert!((gap - 10.0).abs() < 0.25, "mean packets between drops {gap}");
+    }
+
+    #[test]
+    fn an_idle_queue_keeps_ageing_through_dropped_arrivals() {
+        let mut r = red();
+        r.avg = 20.0;
+        r.went_idle(0);
+        assert!(r.drop_arrival(1, 0, 1), "still above max_th after 1 packet time");
+        // 5000 packet times later the average has aged from 20 to 20 * 0.998^5000.
+        r.drop_arrival(5000, 0, 1);
+        assert!(r.average() < 1.0, "average {}", r.average());
     }
 
     #[test]
