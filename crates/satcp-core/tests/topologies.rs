@@ -140,3 +140,14 @@ fn topologies_are_deterministic() {
     b.wall_s = 0.0;
     assert_eq!(a, b);
 }
+
+#[test]
+fn leung_background_load_gives_his_congestion_loss() {
+    // Leung §3.3.1 measured 0.05 +- 0.01 congestion loss at the Internet's
+    // bottleneck router; scenarios/leung-internet.toml sets its Poisson load for it.
+    let text = include_str!("../../../scenarios/leung-internet.toml").replace("duration = \"300s\"", "duration = \"100s\"");
+    let r = run(&scenario(&text));
+    let t3 = r.links.iter().find(|l| l.name == "internet->gateway").unwrap();
+    let loss = t3.queue_drops as f64 / (t3.packets + t3.queue_drops) as f64;
+    assert!((0.04..=0.06).contains(&loss), "congestion loss {loss:.4}");
+}
