@@ -34,7 +34,7 @@ fn arb_scenario() -> impl Strategy<Value = String> {
                  limited_transmit = {lt}\n"
             )
         });
-    (
+    ((
         prop::sample::select(vec!["64kbps", "768kbps", "1.544Mbps", "10Mbps"]),
         1u32..300,
         prop::sample::select(vec![0.0, 1e-7, 1e-6, 1e-5, 5e-5]),
@@ -44,12 +44,27 @@ fn arb_scenario() -> impl Strategy<Value = String> {
         0u64..1000,
         prop::collection::vec(1u64..400, 0..6),
         prop::sample::select(vec!["", "rto_tick = \"500ms\"\ndelayed_ack_tick = \"200ms\"\n"]),
+    ),
+        any::<bool>(),
     )
-        .prop_map(|(rate, delay_ms, ber, return_ber, queue, flows, seed, drops, ticks)| {
+        .prop_map(|((rate, delay_ms, ber, return_ber, queue, flows, seed, drops, ticks), chain)| {
             let flows: Vec<String> = flows.into_iter().map(|f| f + ticks).collect();
+            let link = format!(
+                "rate = \"{rate}\"\ndelay = \"{delay_ms}ms\"\nber = {ber}\nreturn_ber = {return_ber}\nqueue = {queue}\n"
+            );
+            if !chain {
+                return format!(
+                    "duration = \"30s\"\nseed = {seed}\n[path]\n{link}drop_packets = {drops:?}\n{}",
+                    flows.concat()
+                );
+            }
+            // The same path as a topology: a router with a forwarding limit
+            // and RED in front of the lossy hop, flows named by host.
+            let flows: Vec<String> = flows.into_iter().map(|f| f.replace("[[flow]]\n", "[[flow]]\nfrom = \"a\"\nto = \"b\"\n")).collect();
             format!(
-                "duration = \"30s\"\nseed = {seed}\n[path]\nrate = \"{rate}\"\ndelay = \"{delay_ms}ms\"\n\
-                 ber = {ber}\nreturn_ber = {return_ber}\nqueue = {queue}\ndrop_packets = {drops:?}\n{}",
+                "duration = \"30s\"\nseed = {seed}\n[[node]]\nname = \"a\"\n[[node]]\nname = \"r\"\nkind = \"router\"\n\
+                 forwarding_rate = \"{rate}\"\n[[node]]\nname = \"b\"\n[[link]]\nfrom = \"a\"\nto = \"r\"\nrate = \"100Mbps\"\n\
+                 delay = \"1ms\"\n[[link]]\nfrom = \"r\"\nto = \"b\"\n{link}queue_discipline = \"red\"\n{}",
                 flows.concat()
             )
         })
