@@ -118,10 +118,10 @@ impl Link {
 
     /// Offers a packet to the link: sent at once if idle, queued, or dropped.
     pub fn enqueue(&mut self, now: Time, packet: Packet) -> Next {
-        if self.red.is_some() {
-            let (packet_time, _) = transmission_time(self.wire_bytes(&packet), self.rate_bps, 0);
-            let queued = self.queue.len() + self.on_wire.is_some() as usize;
-            let red = self.red.as_mut().expect("checked above");
+        let (wire_bytes, rate) = (self.wire_bytes(&packet), self.rate_bps);
+        let queued = self.queue.len() + self.on_wire.is_some() as usize;
+        if let Some(red) = &mut self.red {
+            let (packet_time, _) = transmission_time(wire_bytes, rate, 0);
             if red.drop_arrival(now, queued, packet_time) {
                 self.stats.queue_drops += 1;
                 return Next::Nothing;

@@ -281,7 +281,7 @@ impl Scenario {
     pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
         let de = toml::Deserializer::new(text);
         let scenario: Scenario = serde_path_to_error::deserialize(de)
-            .map_err(|e| error(dotted(e.path()), first_line(&e.inner().message().to_string())))?;
+            .map_err(|e| error(dotted(e.path()), first_line(e.inner().message())))?;
         scenario.validate()?;
         Ok(scenario)
     }
