@@ -17,27 +17,51 @@ pub const SACK_PERMITTED_OPTION: u32 = 4;
 //# maximum of 4 blocks.
 pub const MAX_SACK_BLOCKS: usize = 4;
 
-/// SACK blocks carried by an ACK, most recent first, as [left, right) byte ranges.
+/// SACK blocks carried by an ACK, most recent first, as [left, right) byte
+/// ranges. Stored as offsets from the first block's left edge (a receive
+/// window is under 2^30 bytes, RFC 7323 §2.3), which keeps `Packet` small
+/// enough to copy cheaply on every hop.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlocks {
+    base: u64,
     len: u8,
-    blocks: [(u64, u64); MAX_SACK_BLOCKS],
+    /// (left - base, right - left) of each block.
+    blocks: [(i32, u32); MAX_SACK_BLOCKS],
 }
 
 impl SackBlocks {
     pub fn push(&mut self, left: u64, right: u64) {
-        if (self.len as usize) < MAX_SACK_BLOCKS {
-            self.blocks[self.len as usize] = (left, right);
-            self.len += 1;
+        let n = self.len as usize;
+        if n == MAX_SACK_BLOCKS {
+            return;
         }
+        if n == 0 {
+            self.base = left;
+        }
+        let offset = left as i64 - self.base as i64;
+        debug_assert!(offset.unsigned_abs() < 1 << 31 && right - left < 1 << 32, "SACK block beyond a window");
+        self.blocks[n] = (offset as i32, (right - left) as u32);
+        self.len += 1;
     }
 
-    pub fn as_slice(&self) -> &[(u64, u64)] {
-        &self.blocks[..self.len as usize]
+    pub fn len(&self) -> usize {
+        self.len as usize
     }
 
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The blocks as [left, right) byte ranges, most recent first.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.blocks[..self.len as usize].iter().map(|&(offset, length)| {
+            let left = (self.base as i64 + offset as i64) as u64;
+            (left, left + length as u64)
+        })
+    }
+
+    pub fn contains(&self, block: (u64, u64)) -> bool {
+        self.iter().any(|b| b == block)
     }
 
     /// Option bytes on the wire: kind, length and 8 bytes a block, padded to
@@ -85,5 +109,26 @@ pub struct Packet {
 impl Packet {
     pub fn end(&self) -> u64 {
         self.seq + self.len as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sack_blocks_round_trip_around_the_first() {
+        let mut b = SackBlocks::default();
+        for (l, r) in [(5_000_000_000, 5_000_001_448), (4_999_000_000, 4_999_500_000), (5_000_100_000, 5_000_200_000)] {
+            b.push(l, r);
+        }
+        assert_eq!(b.iter().collect::<Vec<_>>(), [(5_000_000_000, 5_000_001_448), (4_999_000_000, 4_999_500_000), (5_000_100_000, 5_000_200_000)]);
+        assert_eq!(b.option_bytes(), 4 + 24);
+    }
+
+    #[test]
+    fn packets_stay_small() {
+        // Every hop copies a packet; keep it in two cache lines.
+        assert!(std::mem::size_of::<Packet>() <= 128, "{} bytes", std::mem::size_of::<Packet>());
     }
 }

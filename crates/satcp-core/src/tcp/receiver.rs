@@ -195,12 +195,12 @@ impl Receiver {
         //#   recently reported SACK blocks ... that are not subsets of a SACK
         //#   block already included in the SACK option being constructed.
         for &seq in &self.sack_history {
-            if blocks.as_slice().len() == limit {
+            if blocks.len() == limit {
                 break;
             }
             let at = self.out_of_order.partition_point(|&(start, _)| start <= seq);
             let Some(&(start, end)) = at.checked_sub(1).map(|i| &self.out_of_order[i]) else { continue };
-            if seq < end && !blocks.as_slice().contains(&(start, end)) {
+            if seq < end && !blocks.contains((start, end)) {
                 blocks.push(start, end);
             }
         }

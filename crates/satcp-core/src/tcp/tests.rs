@@ -522,7 +522,7 @@ fn sack_blocks_follow_hayes_table_2_2() {
         let mut out = Vec::new();
         r.on_segment(0, &bytes(seq, 500), &mut out);
         let p = out.pop().expect("an ACK per segment");
-        (p.ack, p.sack.as_slice().to_vec())
+        (p.ack, p.sack.iter().collect::<Vec<_>>())
     };
     assert_eq!(ack_for(3000), (3500, vec![]));
     assert_eq!(ack_for(4000), (3500, vec![(4000, 4500)]));
@@ -542,7 +542,7 @@ fn sack_blocks_are_three_with_timestamps_and_count_on_the_wire() {
     let last = out.last().unwrap();
     //= rfc2018#section-3
     //# If SACK is used with the Timestamp option, the maximum is 3 blocks
-    assert_eq!(last.sack.as_slice(), &[(8000, 8500), (7000, 7500), (6000, 6500)]);
+    assert_eq!(last.sack.iter().collect::<Vec<_>>(), [(8000, 8500), (7000, 7500), (6000, 6500)]);
     // 20 IP + 20 TCP + 12 timestamps + 2 NOPs + 2 + 3 x 8.
     assert_eq!(last.size, 20 + 20 + 12 + 28);
 }

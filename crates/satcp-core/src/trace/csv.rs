@@ -59,7 +59,7 @@ impl CsvTraces {
     pub fn ack(&mut self, now: Time, p: &Packet) -> io::Result<()> {
         let w = &mut self.flows[p.flow as usize].acks;
         write!(w, "{},{},{},", seconds_text(now), p.ack, p.wnd)?;
-        for (i, (left, right)) in p.sack.as_slice().iter().enumerate() {
+        for (i, (left, right)) in p.sack.iter().enumerate() {
             write!(w, "{}{left}-{right}", if i > 0 { " " } else { "" })?;
         }
         writeln!(w)

@@ -172,8 +172,8 @@ fn tcp_options(flow: &FlowWire, p: &Packet) -> Vec<u8> {
         o.extend_from_slice(&echo.to_be_bytes());
     }
     if !p.sack.is_empty() {
-        o.extend_from_slice(&[NOP, NOP, 5, 2 + 8 * p.sack.as_slice().len() as u8]);
-        for &(left, right) in p.sack.as_slice() {
+        o.extend_from_slice(&[NOP, NOP, 5, 2 + 8 * p.sack.len() as u8]);
+        for (left, right) in p.sack.iter() {
             o.extend_from_slice(&wrap(flow.sender_isn, 1 + left).to_be_bytes());
             o.extend_from_slice(&wrap(flow.sender_isn, 1 + right).to_be_bytes());
         }

@@ -70,7 +70,7 @@ impl Sender {
             board.acked_up_to(ack.ack);
         }
         let mut newly_sacked = 0;
-        for &(left, right) in ack.sack.as_slice() {
+        for (left, right) in ack.sack.iter() {
             if right > ack.ack {
                 newly_sacked += board.sack(left.max(ack.ack), right);
             }
