@@ -25,6 +25,8 @@ def main() -> None:
     parser.add_argument("--bers", default="0,1e-7,1e-6")
     parser.add_argument("--seconds", type=float, default=200.0)
     parser.add_argument("--sack", action="store_true", help="SACK on in both simulators")
+    parser.add_argument("--sack-recovery", default="rfc6675", choices=["rfc6675", "prr"],
+                        help="satcp's SACK recovery with --sack (ns-3 always runs PRR)")
     args = parser.parse_args()
     ns3, satcp = build_ns3(), build_satcp()
     tmp = pathlib.Path(tempfile.mkdtemp())
@@ -36,6 +38,9 @@ def main() -> None:
         with ThreadPoolExecutor(max_workers=2) as pool:
             ns = list(pool.map(lambda s: timed([ns3, *ns3_args(ber=ber, seconds=args.seconds, run=s, sack=args.sack)])[0], seeds))
         scenario = satcp_scenario(tmp, ber=ber, seconds=args.seconds, sack=args.sack)
+        if args.sack:
+            text = scenario.read_text().replace("[[flow]]", f'[[flow]]\nsack_recovery = "{args.sack_recovery}"', 1)
+            scenario.write_text(text)
         ours = [timed([satcp, str(scenario), str(s)])[0] for s in seeds]
         ns_bps = [r["goodput_bps"] / 1e6 for r in ns]
         our_bps = [r["flows"][0]["goodput_bps"] / 1e6 for r in ours]

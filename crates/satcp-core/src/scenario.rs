@@ -136,7 +136,7 @@ pub struct FlowSpec {
     pub window_scaling: bool,
     /// RFC 2018 SACK; the `sack` and `fack` variants always use it.
     pub sack: Option<bool>,
-    /// Which SACK recovery: "rfc6675" or "fall-floyd" (default by variant).
+    /// Which SACK recovery: "rfc6675", "prr" or "fall-floyd" (default by variant).
     pub sack_recovery: Option<SackStyle>,
     /// RFC 7323 timestamps: 12 option bytes on every segment, an RTT sample from every ACK.
     #[serde(default)]

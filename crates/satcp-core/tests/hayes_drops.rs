@@ -117,7 +117,7 @@ fn newreno_repairs_one_loss_per_rtt() {
 
 #[test]
 fn sack_and_fack_repair_every_loss_in_about_one_rtt() {
-    for variant in ["sack", "fack", "newreno-rfc6675"] {
+    for variant in ["sack", "fack", "newreno-rfc6675", "newreno-prr"] {
         for drops in [TWO, FOUR] {
             let r = recover_any(variant, drops);
             assert_eq!(r.timeouts, 0, "{variant}, {} drops", drops.len());
@@ -134,6 +134,8 @@ fn sack_and_fack_repair_every_loss_in_about_one_rtt() {
 fn recover_any(variant: &str, drops: &[u64]) -> Recovery {
     if variant == "newreno-rfc6675" {
         recover_rfc6675(drops)
+    } else if variant == "newreno-prr" {
+        recover("newreno\"\n        sack = true\n        sack_recovery = \"prr", drops)
     } else {
         recover(variant, drops)
     }

@@ -12,6 +12,7 @@ fn arb_scenario() -> impl Strategy<Value = String> {
             "variant = \"reno\"",
             "variant = \"newreno\"",
             "variant = \"newreno\"\nsack = true",
+            "variant = \"newreno\"\nsack = true\nsack_recovery = \"prr\"",
             "variant = \"reno\"\nsack = true\nsack_recovery = \"fall-floyd\"",
             "variant = \"sack\"",
             "variant = \"sack\"\nsack_recovery = \"rfc6675\"",

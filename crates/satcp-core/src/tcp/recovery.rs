@@ -30,6 +30,9 @@ pub enum SackStyle {
     /// counter, one less per ACK and two per partial ACK; every hole below
     /// the highest SACK is resent.
     FallFloyd,
+    /// RFC 6675 loss detection with Proportional Rate Reduction (RFC 6937)
+    /// setting the window during recovery, as Linux and ns-3 do.
+    Prr,
 }
 
 impl RecoveryKind {

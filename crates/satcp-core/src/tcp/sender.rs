@@ -3,6 +3,7 @@
 //! Loss recovery decisions come from `recovery` (or, with SACK, from
 //! `sack_recovery` and the scoreboard), window sizes from `cc`.
 
+mod prr;
 mod sack_recovery;
 
 use super::cc::{Cc, CcKind, Window};

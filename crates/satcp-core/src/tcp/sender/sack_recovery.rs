@@ -4,6 +4,7 @@
 //! (Mathis & Mahdavi 1996). The scoreboard keeps what the receiver holds;
 //! this file decides when to enter and leave recovery and what to send.
 
+use super::prr::Prr;
 use super::{Phase, Sender, SenderConfig};
 use crate::packet::Packet;
 use crate::tcp::recovery::{RecoveryKind, SackStyle, DUPACK_THRESHOLD};
@@ -29,13 +30,16 @@ pub struct SackRecovery {
     rate_halving_sends: u32,
     /// After an RTO, lost segments are resent under cwnd up to `recovery_point`.
     after_timeout: bool,
+    prr: Prr,
 }
 
 pub(super) fn scoreboard_for(cfg: &SenderConfig) -> Option<Scoreboard> {
     let mss = cfg.mss as u64;
     match cfg.recovery {
         _ if !cfg.sack => None,
-        RecoveryKind::Sack(SackStyle::Rfc6675) => Some(Scoreboard::new(mss, LossRule::SackedAbove(DUPACK_THRESHOLD))),
+        RecoveryKind::Sack(SackStyle::Rfc6675 | SackStyle::Prr) => {
+            Some(Scoreboard::new(mss, LossRule::SackedAbove(DUPACK_THRESHOLD)))
+        }
         // ns sack1's GetNextRetran resends any hole below the highest SACK.
         RecoveryKind::Sack(SackStyle::FallFloyd) => Some(Scoreboard::new(mss, LossRule::SackedAbove(1))),
         RecoveryKind::Fack => Some(Scoreboard::new(mss, LossRule::BelowFack(DUPACK_THRESHOLD))),
@@ -64,6 +68,8 @@ impl Sender {
     pub(super) fn on_ack_with_sack(&mut self, now: Time, ack: &Packet, out: &mut Vec<Packet>) {
         let snd_max = self.snd_max;
         let new_ack = ack.ack > self.snd_una;
+        let acked = ack.ack.saturating_sub(self.snd_una);
+        let mss = self.window.mss;
         let board = self.board();
         board.sent_up_to(snd_max);
         if new_ack {
@@ -99,8 +105,14 @@ impl Sender {
         if was_in_recovery && self.sack.rate_halving {
             self.sack.rate_halving_acks += 1;
         }
+        //= rfc6937#section-3.1
+        //# DeliveredData = change_in(snd.una) + change_in(SACKd)
+        let delivered = acked + newly_sacked * mss;
         if !self.sack.in_recovery && !self.sack.after_timeout && self.loss_detected() {
-            return self.enter_sack_recovery(now, out);
+            return self.enter_sack_recovery(now, delivered, out);
+        }
+        if was_in_recovery && self.sack.in_recovery && self.style() == RecoveryKind::Sack(SackStyle::Prr) {
+            self.apply_prr(delivered);
         }
         if !self.sack.in_recovery && !self.sack.after_timeout && (1..DUPACK_THRESHOLD).contains(&self.sack.dupacks) {
             //= rfc6675#section-5
@@ -179,7 +191,7 @@ impl Sender {
             //= rfc6675#section-5
             //# (2) If DupAcks < DupThresh but IsLost (HighACK + 1) returns true
             //# ... go to step (4).
-            RecoveryKind::Sack(SackStyle::Rfc6675) => board.is_lost(board.segment_of(self.snd_una)),
+            RecoveryKind::Sack(SackStyle::Rfc6675 | SackStyle::Prr) => board.is_lost(board.segment_of(self.snd_una)),
             //= Mathis & Mahdavi 1996 §3
             //# (snd.fack - snd.una) > (3 * MSS)
             RecoveryKind::Fack => board.fack() - self.snd_una > DUPACK_THRESHOLD as u64 * self.window.mss,
@@ -187,7 +199,14 @@ impl Sender {
         }
     }
 
-    fn enter_sack_recovery(&mut self, now: Time, out: &mut Vec<Packet>) {
+    /// PRR sets the window on every ACK of the recovery.
+    fn apply_prr(&mut self, delivered: u64) {
+        let mss = self.window.mss;
+        let pipe = self.board_ref().pipe() * mss;
+        self.window.cwnd = self.sack.prr.cwnd(delivered, pipe, self.window.ssthresh, mss).max(mss);
+    }
+
+    fn enter_sack_recovery(&mut self, now: Time, delivered: u64, out: &mut Vec<Packet>) {
         self.stats.fast_retransmits += 1;
         let flight = self.flight_size() - self.limited_transmit_bytes;
         let mss = self.window.mss;
@@ -204,6 +223,7 @@ impl Sender {
                 // ns resets the timer on entering fast recovery.
                 self.rto_timer.arm(self.rtt.expiry(now));
             }
+            RecoveryKind::Sack(SackStyle::Prr) => self.sack.prr = Prr::start(flight),
             RecoveryKind::Fack => {
                 self.sack.rate_halving = true;
                 self.sack.rate_halving_until = self.snd_una;
@@ -225,6 +245,9 @@ impl Sender {
         if self.style() == RecoveryKind::Fack {
             // Rate halving from here: no more sends until two ACKs have come back.
             self.window.cwnd = self.fack_awnd();
+        }
+        if self.style() == RecoveryKind::Sack(SackStyle::Prr) {
+            self.apply_prr(delivered);
         }
         self.sack_output(now, out);
     }
@@ -328,7 +351,7 @@ impl Sender {
             //# (3) If the conditions for rules (1) and (2) fail, but there exists
             //# an unSACKed sequence number 'S3' that meets the criteria for
             //# detecting loss given in steps (1.a) and (1.b) above
-            RecoveryKind::Sack(SackStyle::Rfc6675) => board
+            RecoveryKind::Sack(SackStyle::Rfc6675 | SackStyle::Prr) => board
                 .next_lost(from)
                 .map(Next::Retransmit)
                 .or(new_data.then_some(Next::NewData))
@@ -355,6 +378,7 @@ impl Sender {
                 Some(Next::NewData) => {
                     let len = (self.data_end() - self.snd_max).min(self.window.mss);
                     self.send_segment(self.snd_max, len as u32, now, out);
+                    self.sack.prr.sent(len);
                     self.snd_max += len;
                     self.snd_nxt = self.snd_max;
                     let snd_max = self.snd_max;
@@ -374,6 +398,7 @@ impl Sender {
     fn retransmit_segment(&mut self, segment: u64, now: Time, out: &mut Vec<Packet>) {
         let (start, end) = self.board_ref().bytes_of(segment);
         self.send_segment(start, (end - start) as u32, now, out);
+        self.sack.prr.sent(end - start);
         let snd_max = self.snd_max;
         self.board().mark_retransmitted(segment, snd_max);
         //= rfc6675#section-5
