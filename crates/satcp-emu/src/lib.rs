@@ -92,6 +92,11 @@ impl From<std::io::Error> for EmuError {
     }
 }
 
+/// Ends this process (SIGTERM, handled as Ctrl-C) when its parent dies.
+pub fn die_with_parent() {
+    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) };
+}
+
 /// Runs a request given as JSON; the result as JSON.
 pub fn run_json(request: &str) -> Result<String, EmuError> {
     let request: Request = serde_json::from_str(request)

@@ -59,9 +59,11 @@ pub fn receiver_socket() -> io::Result<UdpSocket> {
     Ok(s)
 }
 
-pub fn spawn_sender(spec: ProbeSpec, socket: UdpSocket, shared: Arc<Shared>) -> JoinHandle<io::Result<u64>> {
+/// Sends until `stop_ns`, early enough that every datagram still in flight
+/// arrives (or is lost) before the run ends: none is miscounted as lost.
+pub fn spawn_sender(spec: ProbeSpec, socket: UdpSocket, shared: Arc<Shared>, stop_ns: u64) -> JoinHandle<io::Result<u64>> {
     thread::spawn(move || {
-        unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0) };
+        crate::forward::tune_thread();
         let payload = spec.size.max(HEADERS + 16) - HEADERS;
         let period_ns = (payload + HEADERS) as u64 * 8 * 1_000_000_000 / spec.rate_bps.max(1);
         let mut buf = vec![0u8; payload];
@@ -69,6 +71,9 @@ pub fn spawn_sender(spec: ProbeSpec, socket: UdpSocket, shared: Arc<Shared>) -> 
         let to = SocketAddrV4::new(RECEIVER_IP, PROBE_PORT);
         while !shared.end.load(std::sync::atomic::Ordering::Relaxed) {
             let due = sent * period_ns;
+            if due >= stop_ns {
+                break;
+            }
             let now = shared.now_ns();
             if now < due {
                 thread::sleep(Duration::from_nanos(due - now));
@@ -86,6 +91,7 @@ pub fn spawn_sender(spec: ProbeSpec, socket: UdpSocket, shared: Arc<Shared>) -> 
 /// Receives until the run ends; returns one-way delays in ns.
 pub fn spawn_receiver(socket: UdpSocket, shared: Arc<Shared>) -> JoinHandle<io::Result<Vec<u64>>> {
     thread::spawn(move || {
+        crate::forward::tune_thread();
         let mut delays = Vec::new();
         let mut buf = vec![0u8; 65_536];
         let mut control = [0u8; 128];

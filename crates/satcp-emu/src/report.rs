@@ -78,7 +78,12 @@ pub fn run(req: &Request) -> Result<Value, EmuError> {
     let sends: Vec<_> = flows.iter().zip(senders).zip(&ports).map(|((f, fd), &p)| traffic::spawn_sender(f.clone(), fd, p, shared.clone())).collect();
     let probing = probe_sockets.map(|(tx, rx)| {
         let spec = req.probe.expect("probe sockets only with a probe");
-        (probe::spawn_sender(spec, tx, shared.clone()), probe::spawn_receiver(rx, shared.clone()))
+        let drain = match s.propagation() {
+            Propagation::Constant(d) => d + 100_000_000,
+            Propagation::Pass(_) => 200_000_000,
+        };
+        let stop_ns = s.duration.0.saturating_sub(drain.min(s.duration.0 / 2));
+        (probe::spawn_sender(spec, tx, shared.clone(), stop_ns), probe::spawn_receiver(rx, shared.clone()))
     });
 
     // The run ends at `duration`, when every sized transfer has finished, or on a signal.

@@ -24,8 +24,8 @@ pub struct Testbed {
 
 /// One line saying what this machine lacks, or None when it can emulate.
 pub fn missing_prerequisite() -> Option<String> {
-    if unsafe { libc::geteuid() } != 0 {
-        return Some("satcp emulate needs root: it creates network namespaces and TUN devices (run it with sudo)".into());
+    if !privileged() {
+        return Some("satcp emulate needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN): it creates network namespaces and TUN devices".into());
     }
     if !Path::new("/dev/net/tun").exists() {
         return Some("satcp emulate needs /dev/net/tun, which this machine lacks (load the tun module, or give the container the device)".into());
@@ -37,6 +37,20 @@ pub fn missing_prerequisite() -> Option<String> {
         return Some("satcp emulate needs iproute2's `ip` command, which is not on PATH (apt-get install iproute2)".into());
     }
     None
+}
+
+/// Whether this process holds CAP_SYS_ADMIN (unshare, setns) and
+/// CAP_NET_ADMIN (devices, routes, sysctls): root without them cannot emulate.
+fn privileged() -> bool {
+    const CAP_NET_ADMIN: u32 = 12;
+    const CAP_SYS_ADMIN: u32 = 21;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let effective = status
+        .lines()
+        .find_map(|l| l.strip_prefix("CapEff:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .unwrap_or(0);
+    effective & (1 << CAP_NET_ADMIN) != 0 && effective & (1 << CAP_SYS_ADMIN) != 0
 }
 
 /// The congestion controls this kernel offers (tcp_available_congestion_control).

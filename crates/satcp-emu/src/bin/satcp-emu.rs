@@ -23,7 +23,7 @@ fn main() {
         }
     };
     // If whoever started us dies, end the run (cleanly) rather than run on.
-    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) };
+    satcp_emu::die_with_parent();
     match satcp_emu::run_json(&text) {
         Ok(out) => println!("{out}"),
         Err(e) => {
