@@ -157,8 +157,9 @@ fn flow_json(i: usize, f: &plan::FlowPlan, sink: &SinkOutcome, info: &TcpInfo, e
         "goodput_bps": rate(sink.bytes, active),
         "bytes_delivered": sink.bytes,
         "retransmits": info.total_retrans,
-        // tcpi_total_rto (Linux 6.7+); null on older kernels.
-        "timeouts": info.total_rto,
+        // tcpi_total_rto (Linux 6.7+); older kernels do not count them: 0, and timeouts_counted false.
+        "timeouts": info.total_rto.unwrap_or(0),
+        "timeouts_counted": info.total_rto.is_some(),
         "completion_time_s": sink.completion_ns.map(|t| t as f64 / 1e9),
         "fast_retransmits": null,
         "segments_sent": info.data_segs_out,
