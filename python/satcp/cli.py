@@ -3,6 +3,7 @@
     satcp run SCENARIO.toml [--set KEY=VALUE]... [--seed N] [--json] [--trace-dir DIR] [--pcap FILE]
     satcp variants
     satcp sweep | summarize | plot goodput ...   (see cli_experiment.py)
+    satcp emulate | compare SCENARIO.toml ...     (see cli_emulate.py; root)
     satcp plot tsg|cwnd TRACE_DIR [--flow N] [--start S] [--end S] -o FILE
     satcp --version
 
@@ -77,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_experiment import register  # sweep, summarize, plot: each sets its `handler`
 
     register(commands)
+    from .cli_emulate import register as register_emulate  # emulate, compare
+
+    register_emulate(commands)
     return parser
 
 

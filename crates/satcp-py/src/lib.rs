@@ -1,4 +1,5 @@
-//! Python bindings: `run(scenario_json) -> result_json`, and the variant table.
+//! Python bindings: `run(scenario_json) -> result_json`, the variant table,
+//! and `emulate_json` for the emulator's child process.
 //! A run crosses the boundary once; nothing here is called per event.
 
 use std::path::PathBuf;
@@ -22,6 +23,21 @@ fn run_json(py: Python<'_>, scenario: &str, trace_dir: Option<PathBuf>, pcap: Op
     Ok(serde_json::to_string(&result).expect("results serialise"))
 }
 
+/// Runs one emulation (satcp-emu) of a request given as JSON; returns
+/// (exit status, result JSON or a one-line error). Called only in the child
+/// process `satcp.emulate` starts (python/satcp/_emu_child.py), which ends
+/// with its parent when `die_with_parent` is set.
+#[pyfunction]
+fn emulate_json(py: Python<'_>, request: &str, die_with_parent: bool) -> (i32, String) {
+    if die_with_parent {
+        satcp_emu::die_with_parent();
+    }
+    match py.allow_threads(|| satcp_emu::run_json(request)) {
+        Ok(out) => (0, out),
+        Err(e) => (e.exit_code(), e.to_string()),
+    }
+}
+
 /// The variants as (name, description, source) tuples.
 #[pyfunction]
 fn variants() -> Vec<(&'static str, &'static str, &'static str)> {
@@ -32,5 +48,6 @@ fn variants() -> Vec<(&'static str, &'static str, &'static str)> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add_function(wrap_pyfunction!(emulate_json, m)?)?;
     Ok(())
 }

@@ -1,0 +1,67 @@
+"""Simulator against the real Linux stack over satcp's link emulator, on the
+reference GEO scenario (scenarios/geo-10mbps.toml, with SACK on as Linux
+has it), BER 0 and 1e-6, and the emulator's delay jitter at 10 Mb/s.
+
+    sudo .venv/bin/python benches/emulate_compare.py [--duration 30] [--seeds 3]
+
+Runs in real time (about duration x runs); prints a Markdown table for
+benches/README.md. The emulator needs root, /dev/net/tun and `ip`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import statistics
+
+import satcp
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+GEO = ROOT / "scenarios" / "geo-10mbps.toml"
+
+
+def mean_sd(xs):
+    return statistics.mean(xs), (statistics.stdev(xs) if len(xs) > 1 else 0.0)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--duration", type=float, default=30)
+    ap.add_argument("--seeds", type=int, default=3)
+    args = ap.parse_args()
+    base = {"duration": f"{args.duration}s", "flow.0.sack": True}
+    print(f"load average at start: {os.getloadavg()[0]:.1f}")
+    print("| variant | BER | simulator Mb/s (sd) | Linux Mb/s (sd) | Linux / sim | sim retx | Linux retx |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for variant in ["newreno", "cubic", "bbr"]:
+        for ber in [0.0, 1e-6]:
+            sims, emus, sim_rx, emu_rx = [], [], [], []
+            for seed in range(1, args.seeds + 1):
+                over = {**base, "flow.0.variant": variant, "path.ber": ber, "seed": seed}
+                if variant == "newreno":  # the simulator has no CUBIC or BBR
+                    s = satcp.run(GEO, **over)
+                    sims.append(s.flows[0].goodput_bps / 1e6)
+                    sim_rx.append(s.flows[0].retransmits)
+                e = satcp.emulate(GEO, **over)
+                emus.append(e.flows[0].goodput_bps / 1e6)
+                emu_rx.append(e.flows[0].retransmits)
+            em, esd = mean_sd(emus)
+            if sims:
+                sm, ssd = mean_sd(sims)
+                print(f"| {variant} | {ber:g} | {sm:.3f} ({ssd:.3f}) | {em:.3f} ({esd:.3f}) | {em / sm:.2f} "
+                      f"| {statistics.mean(sim_rx):.0f} | {statistics.mean(emu_rx):.0f} |", flush=True)
+            else:
+                print(f"| {variant} | {ber:g} | - | {em:.3f} ({esd:.3f}) | - | - | {statistics.mean(emu_rx):.0f} |",
+                      flush=True)
+    r = satcp.emulate(GEO, duration="10s", probe={"rate_bps": 8e6, "size": 1000}, tcp=False)
+    p, late = r.extra["probe"], r.extra["emulator"]["late_write_us"]
+    lo, p50, p99, hi = p["added_delay_us"]
+    print(f"\njitter at 10 Mb/s, 1000 B datagrams at 8 Mb/s, {p['sent']} sent, {p['received']} received: "
+          f"added delay min {lo:.0f} us, p50 {p50:.0f} us, p99 {p99:.0f} us, max {hi:.0f} us; "
+          f"late writes p50 {late['p50']:.0f} p99 {late['p99']:.0f} max {late['max']:.0f} us; "
+          f"{r.extra['emulator']['scheduler']}; load average {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
