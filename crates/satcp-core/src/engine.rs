@@ -19,6 +19,8 @@ pub enum Event {
     Rto(FlowId, u32),
     /// Delayed-ACK timer of a flow's receiver.
     DelayedAck(FlowId, u32),
+    /// Pacing timer of a flow's sender (paced controllers only).
+    Pace(FlowId, u32),
 }
 
 #[derive(PartialEq, Eq)]

@@ -6,6 +6,7 @@ use crate::channel::Channel;
 use crate::packet::{Kind, NodeId, Packet};
 use crate::rng::Stream;
 use crate::scenario::QueueLimit;
+use crate::tcp::cc::ceten::RouterEstimate;
 use crate::time::{transmission_time, Time};
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -41,6 +42,8 @@ pub struct Link {
     /// Fraction of a nanosecond owed by earlier transmissions, in bit-ns / rate units.
     tx_remainder: u64,
     propagating: VecDeque<Packet>,
+    /// CETEN-R's router estimate (this sending side stands in for a router).
+    pub ceten: RouterEstimate,
     pub stats: LinkStats,
 }
 
@@ -80,6 +83,7 @@ impl Link {
             on_wire: None,
             tx_remainder: 0,
             propagating: VecDeque::new(),
+            ceten: RouterEstimate::default(),
             stats: LinkStats::default(),
         }
     }
@@ -100,7 +104,11 @@ impl Link {
         if self.on_wire.is_none() {
             return self.start(now, packet);
         }
-        if self.has_room(&packet) {
+        let room = self.has_room(&packet);
+        if let Some(option) = packet.ceten.as_ref().filter(|_| packet.kind == Kind::Data) {
+            self.ceten.on_enqueue(option, room);
+        }
+        if room {
             self.queued_bytes += packet.size as u64;
             self.queue.push_back(packet);
         } else {
@@ -126,17 +134,21 @@ impl Link {
     /// channel corrupted it. Returns when it arrives (if it survives) and
     /// what the link sends next.
     pub fn transmission_done(&mut self, now: Time) -> (Option<Time>, Next) {
-        let packet = self.on_wire.take().expect("TxDone without a packet on the wire");
+        let mut packet = self.on_wire.take().expect("TxDone without a packet on the wire");
         let bits = self.wire_bytes(&packet) * 8;
         let stream = &mut self.error_streams[packet.flow as usize];
         let listed = packet.kind == Kind::Data && {
             self.stats.data_packets += 1;
             self.drop_list.binary_search(&self.stats.data_packets).is_ok()
         };
+        let corrupted = !listed && self.channel.corrupts(bits, stream);
+        if let (Some(option), Kind::Data) = (packet.ceten.as_mut(), packet.kind) {
+            self.ceten.on_transmitted(option, corrupted || listed);
+        }
         let arrival = if listed {
             self.stats.listed_drops += 1;
             None
-        } else if self.channel.corrupts(bits, stream) {
+        } else if corrupted {
             self.stats.error_drops += 1;
             None
         } else {

@@ -13,12 +13,15 @@ pub type Stream = ChaCha8Rng;
 pub enum Component {
     /// The error process of one flow's packets on one link.
     LinkErrors { link: u32, flow: u32 },
+    /// A flow's congestion controller's random decisions (CETEN-R).
+    CcDecisions { flow: u32 },
 }
 
 impl Component {
     fn id(self) -> u64 {
         match self {
             Component::LinkErrors { link, flow } => (1 << 56) | ((link as u64) << 24) | flow as u64,
+            Component::CcDecisions { flow } => (2 << 56) | flow as u64,
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod recovery;
 pub mod rto;
 pub mod scoreboard;
 pub mod sender;
+pub mod sent_log;
 pub mod timer;
 pub mod variant;
 

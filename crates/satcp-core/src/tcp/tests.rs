@@ -20,6 +20,8 @@ fn sender_config(recovery: RecoveryKind, initial_cwnd: u32) -> SenderConfig {
         initial_ssthresh: u64::MAX,
         recovery,
         cc: CcKind::Reno,
+        cc_params: Default::default(),
+        seed: 1,
         timestamps: false,
         window_scaling: true,
         sack: false,
@@ -63,7 +65,7 @@ impl Harness {
     }
 
     fn ack(&mut self, ack: u64) -> Vec<Packet> {
-        let packet = Packet { flow: 0, kind: Kind::Ack, dst: 0, seq: 0, len: 0, ack, wnd: 1 << 30, size: 40, ts: None, sack: Default::default() };
+        let packet = Packet { flow: 0, kind: Kind::Ack, dst: 0, seq: 0, len: 0, ack, wnd: 1 << 30, size: 40, ts: None, sack: Default::default(), ceten: None };
         self.call(|s, now, out| s.on_ack(now, &packet, out))
     }
 
@@ -304,7 +306,7 @@ fn handshake_samples_the_rtt_before_data() {
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].kind, Kind::Syn);
     h.now = 600 * NS_PER_MS;
-    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 65_535, size: 48, ts: None, sack: Default::default() };
+    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 65_535, size: 48, ts: None, sack: Default::default(), ceten: None };
     let out = h.call(|s, now, out| s.on_ack(now, &syn_ack, out));
     assert_eq!(segments(&out), vec![seg(0), seg(1)]);
     assert_eq!(h.sender.rtt.srtt(), Some(600 * NS_PER_MS));
@@ -318,7 +320,7 @@ fn lost_syn_means_an_initial_window_of_one_segment() {
     h.call(|s, now, out| s.start(now, out));
     let out = h.expire_rto();
     assert_eq!(out[0].kind, Kind::Syn);
-    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 1 << 20, size: 48, ts: None, sack: Default::default() };
+    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 1 << 20, size: 48, ts: None, sack: Default::default(), ceten: None };
     h.now += 600 * NS_PER_MS;
     let out = h.call(|s, now, out| s.on_ack(now, &syn_ack, out));
     assert_eq!(segments(&out), vec![seg(0)], "RFC 5681 §3.1");
@@ -339,11 +341,12 @@ fn receiver(delayed_ack: u32) -> Receiver {
         delayed_ack_tick: 0,
         sack: false,
         expected_bytes: 0,
+        ceten_option_bytes: None,
     })
 }
 
 fn data(n: u64) -> Packet {
-    Packet { flow: 0, kind: Kind::Data, dst: 1, seq: n * MSS, len: MSS as u32, ack: 0, wnd: 0, size: 1040, ts: None, sack: Default::default() }
+    Packet { flow: 0, kind: Kind::Data, dst: 1, seq: n * MSS, len: MSS as u32, ack: 0, wnd: 0, size: 1040, ts: None, sack: Default::default(), ceten: None }
 }
 
 fn acks(out: &[Packet]) -> Vec<u64> {
@@ -489,6 +492,7 @@ fn sack_receiver(segment: u32, timestamps: bool) -> Receiver {
         delayed_ack_tick: 0,
         sack: true,
         expected_bytes: 0,
+        ceten_option_bytes: None,
     })
     .tap_segment(segment)
 }
@@ -510,7 +514,7 @@ impl TapSegment for Receiver {
 }
 
 fn bytes(seq: u64, len: u32) -> Packet {
-    Packet { flow: 0, kind: Kind::Data, dst: 1, seq, len, ack: 0, wnd: 0, size: 40 + len, ts: None, sack: Default::default() }
+    Packet { flow: 0, kind: Kind::Data, dst: 1, seq, len, ack: 0, wnd: 0, size: 40 + len, ts: None, sack: Default::default(), ceten: None }
 }
 
 #[test]
@@ -565,6 +569,7 @@ fn fack_exchange(lost: &[u64], window: u32) -> (Vec<Vec<(u64, u32)>>, Option<(u6
         delayed_ack_tick: 0,
         sack: true,
         expected_bytes: 0,
+        ceten_option_bytes: None,
     });
     let mut h = h;
     let first = h.call(|s, now, out| s.start(now, out));
@@ -631,7 +636,7 @@ fn rfc6675_enters_on_three_sacked_segments_and_sends_by_pipe() {
         for &(l, r) in blocks {
             sack.push(l * MSS, r * MSS);
         }
-        Packet { flow: 0, kind: Kind::Ack, dst: 0, seq: 0, len: 0, ack: 0, wnd: 1 << 30, size: 40, ts: None, sack }
+        Packet { flow: 0, kind: Kind::Ack, dst: 0, seq: 0, len: 0, ack: 0, wnd: 1 << 30, size: 40, ts: None, sack, ceten: None }
     };
     // Segment 0 lost; 1 and 2 arrive: two duplicate ACKs, no recovery yet.
     for blocks in [&[(1, 2)][..], &[(1, 3)]] {
