@@ -349,8 +349,6 @@ impl Controller for Bbr {
         self.update_state(ack);
         self.set_pacing(ack, w);
         self.set_cwnd(w, ack);
-        // BBR has no slow-start threshold; keep the sender's out of the way.
-        w.ssthresh = u64::MAX;
     }
 
     fn ssthresh_after_loss(&mut self, w: &Window, loss: &Loss) -> u64 {

@@ -25,7 +25,7 @@ impl Sender {
     }
 
     /// The receiver's window as the sender uses it: TCP-ADaLR adds to it.
-    pub(super) fn receive_window(&self) -> u64 {
+    pub fn receive_window(&self) -> u64 {
         self.cc.adalr().map_or(self.peer_window, |a| a.rwnd(self.peer_window))
     }
 
