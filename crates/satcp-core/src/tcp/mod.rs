@@ -13,3 +13,5 @@ pub mod variant;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cc;

@@ -83,7 +83,7 @@ pub const VARIANTS: &[Variant] = &[
     },
     Variant {
         name: "vegas",
-        description: "Reno recovery with Vegas's window: alpha = 1, beta = 3 segments queued, slow start every other RTT (gamma = 1), 3/4 cut once per window, and a duplicate ACK resends at once when the segment outlived the fine-grained timeout; [flow.cc] vegas_*",
+        description: "Reno recovery with Vegas's window: alpha = 1, beta = 3 segments queued, slow start every other RTT (gamma = 1), 3/4 cut once per window, and a duplicate ACK resends at once when the segment outlived the fine-grained timeout; flow.cc keys vegas_*",
         source: "Brakmo & Peterson, JSAC 1995, as Leung 1998 §2.2.3 used it",
         recovery: RecoveryKind::Reno,
         cc: CcKind::Vegas,
@@ -128,7 +128,7 @@ pub const VARIANTS: &[Variant] = &[
     },
     Variant {
         name: "adalr-newreno",
-        description: "TCP-ADaLR over NewReno: rho = 60 x RTT (1-60), four slow-start sub-phases (+sqrt(rho)/4 SMSS), avoidance x sqrt(rho)/2, adaptive rwnd (+rho/4 SMSS per ACK), +2 SMSS on leaving recovery, RTO +200 ms, 3 segments resent at most; [flow.cc] adalr_*",
+        description: "TCP-ADaLR over NewReno: rho = 60 x RTT (1-60), four slow-start sub-phases (+sqrt(rho)/4 SMSS), avoidance x sqrt(rho)/2, adaptive rwnd (+rho/4 SMSS per ACK), +2 SMSS on leaving recovery, RTO +200 ms, 3 segments resent at most; flow.cc keys adalr_*",
         source: "Omueti & Trajkovic 2007 (001.md); OPNET 11 NewReno",
         recovery: RecoveryKind::NewReno,
         cc: CcKind::Adalr,

@@ -93,6 +93,8 @@ pub struct Bbr {
     pacing: Option<f64>,
     pacing_gain: f64,
     cwnd_gain: f64,
+    /// The window the connection started with (the draft's InitialCwnd).
+    initial_cwnd: Option<u64>,
 }
 
 impl Bbr {
@@ -122,6 +124,7 @@ impl Bbr {
             pacing: None,
             pacing_gain: cfg.high_gain,
             cwnd_gain: cfg.high_gain,
+            initial_cwnd: None,
         }
     }
 
@@ -306,6 +309,7 @@ impl Bbr {
         //= draft-cardwell-iccrg-bbr-congestion-control-00#section-4.2.3.2
         //# BBR.target_cwnd = BBRInflight(BBR.cwnd_gain) ... + 3 * SMSS (quantization budget)
         let target = self.inflight(self.cwnd_gain).map(|t| t + 3 * self.mss);
+        let initial = *self.initial_cwnd.get_or_insert(w.cwnd);
         let conserving = self.in_recovery && self.round < self.conservation_until_round;
         if conserving {
             w.cwnd = w.cwnd.max(ack.flight + ack.delivered);
@@ -314,7 +318,7 @@ impl Bbr {
                 //# if (BBR.filled_pipe) cwnd = min(cwnd + packets_delivered, target_cwnd)
                 Some(t) if self.filled_pipe => w.cwnd = (w.cwnd + ack.delivered).min(t),
                 //# else if (cwnd < target_cwnd or delivered < InitialCwnd) cwnd += packets_delivered
-                Some(t) if w.cwnd < t => w.cwnd += ack.delivered,
+                Some(t) if w.cwnd < t || ack.total_delivered < initial => w.cwnd += ack.delivered,
                 None => w.cwnd += ack.delivered,
                 _ => {}
             }
