@@ -32,12 +32,14 @@ def timed(cmd: list[str]) -> tuple[dict, int]:
     return json.loads(out.stdout.strip().splitlines()[-1]), peak_kib
 
 
-def satcp_scenario(tmp: pathlib.Path, *, ber: float, seconds: float, sack: bool = False,
+def satcp_scenario(tmp: pathlib.Path, *, ber: float, seconds: float, sack: bool | None = False,
                    variant: str = "newreno") -> pathlib.Path:
     """The reference scenario with the BER, duration and variant overridden."""
     text = REFERENCE.read_text()
-    for key, value in [("duration", f'"{seconds}s"'), ("ber", repr(ber)),
-                       ("variant", f'"{variant}"'), ("sack", str(sack).lower())]:
+    keys = [("duration", f'"{seconds}s"'), ("ber", repr(ber)), ("variant", f'"{variant}"')]
+    if sack is not None:  # None: the variant decides (bbr is SACK recovery)
+        keys.append(("sack", str(sack).lower()))
+    for key, value in keys:
         text, n = re.subn(rf"^{key} = .*$", f"{key} = {value}", text, count=1, flags=re.M)
         if n == 0:  # not in the file: add it to the table where it belongs
             table = "[[flow]]" if key in ("variant", "sack") else "[path]"

@@ -71,9 +71,10 @@ def test_repository_scenario_runs(cli):
 def test_variants(cli):
     p = cli("variants")
     assert p.returncode == 0, p.stderr
-    for name in ["tahoe", "reno", "newreno"]:
+    for name in ["tahoe", "reno", "newreno", "vegas", "cubic", "hybla", "westwood", "bbr",
+                 "adalr-newreno", "adalr-sack", "ceten-reno", "ceten-newreno"]:
         assert name in p.stdout
-    assert "RFC 6582" in p.stdout
+    assert "RFC 6582" in p.stdout and "RFC 9438" in p.stdout
 
 
 def test_version(cli):
@@ -124,6 +125,11 @@ BAD_INPUTS = {
     "bad --seed": (SMALL_TOML, ["--seed", "x"], ["--seed"]),
     "negative --seed": (SMALL_TOML, ["--seed", "-3"], ["--seed"]),
     "unknown option": (SMALL_TOML, ["--colour"], ["--colour"]),
+    "cc key for another controller": (SMALL_TOML, ["--set", "flow.0.variant=cubic", "--set", "flow.0.cc.vegas_alpha=2"],
+                                      ["key `flow.0.cc.vegas_alpha`", "cubic_"]),
+    "cc key out of range": (SMALL_TOML, ["--set", "flow.0.variant=ceten-reno", "--set", "flow.0.cc.ceten_alpha=3"],
+                            ["key `flow.0.cc.ceten_alpha`", "(0, 1]"]),
+    "unknown cc key": (SMALL_TOML, ["--set", "flow.0.cc.vegas_delta=1"], ["key `flow.0.cc.vegas_delta`", "vegas_alpha"]),
 }
 
 

@@ -73,7 +73,7 @@ def test_plot_goodput(results, cli, tmp_path, suffix):
     (["sweep", "{tmp}/nothing.toml"], ["nothing.toml", "no such file"]),
     (["sweep", "{tmp}/bad.toml"], ["bad.toml", "not TOML"]),
     (["sweep", "{tmp}/unknown-key.toml"], ["unknown-key.toml", "path.bre", "unknown field", "expected one of"]),
-    (["sweep", "{tmp}/bad-level.toml"], ["bad-level.toml", "flow.0.variant", "vegas", "accepted:", "newreno"]),
+    (["sweep", "{tmp}/bad-level.toml"], ["bad-level.toml", "flow.0.variant", "peach", "accepted:", "newreno"]),
     (["sweep", "{tmp}/no-base.toml"], ["no-base.toml", "design.scenario", "no such file"]),
     (["sweep", "{res}/design.toml", "-o", "{res}/r.parquet"], ["r.parquet", "already holds 12 of 12", "--resume"]),
     (["sweep", "{res}/design.toml", "--scheduler", "tcp://x:1"], ["--scheduler needs --engine dask"]),
@@ -92,7 +92,7 @@ def test_mistakes_are_one_line(results, cli, tmp_path, args, words):
     (tmp_path / "small.toml").write_text(SMALL_TOML)
     (tmp_path / "bad.toml").write_text("[design\n")
     (tmp_path / "unknown-key.toml").write_text(DESIGN.replace('"path.ber"', '"path.bre"'))
-    (tmp_path / "bad-level.toml").write_text(DESIGN.replace('["reno", "newreno"]', '["reno", "vegas"]'))
+    (tmp_path / "bad-level.toml").write_text(DESIGN.replace('["reno", "newreno"]', '["reno", "peach"]'))
     (tmp_path / "no-base.toml").write_text(DESIGN.replace("small.toml", "gone.toml"))
     p = cli(*[a.format(tmp=tmp_path, res=results) for a in args])
     assert p.returncode == 2, (p.returncode, p.stderr)

@@ -21,6 +21,8 @@ pub enum Event {
     DelayedAck(FlowId, u32),
     /// A background traffic source sends its next packet.
     TrafficSend(u32),
+    /// Pacing timer of a flow's sender (paced controllers only).
+    Pace(FlowId, u32),
 }
 
 #[derive(PartialEq, Eq)]

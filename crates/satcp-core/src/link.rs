@@ -15,6 +15,7 @@ use crate::red::Red;
 pub use crate::red::RedConfig;
 use crate::rng::Stream;
 use crate::scenario::QueueLimit;
+use crate::tcp::cc::ceten::RouterEstimate;
 use crate::time::{transmission_time, Time};
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -58,6 +59,8 @@ pub struct Link {
     propagating: VecDeque<Packet>,
     /// Arrival time of the newest propagating packet (keeps the FIFO honest).
     last_arrival: Time,
+    /// CETEN-R's router estimate (this sending side stands in for a router).
+    pub ceten: RouterEstimate,
     pub stats: LinkStats,
 }
 
@@ -101,6 +104,7 @@ impl Link {
             tx_remainder: 0,
             propagating: VecDeque::new(),
             last_arrival: 0,
+            ceten: RouterEstimate::default(),
             stats: LinkStats::default(),
         }
     }
@@ -130,7 +134,11 @@ impl Link {
         if self.on_wire.is_none() {
             return self.start(now, packet);
         }
-        if self.has_room(&packet) {
+        let room = self.has_room(&packet);
+        if let Some(option) = packet.ceten.as_ref().filter(|_| packet.kind == Kind::Data) {
+            self.ceten.on_enqueue(option, room);
+        }
+        if room {
             self.queued_bytes += packet.size as u64;
             self.queue.push_back(packet);
         } else {
@@ -157,14 +165,19 @@ impl Link {
     /// satellite was in view or the channel corrupted it. Returns when it
     /// arrives (if it survives) and what the link sends next.
     pub fn transmission_done(&mut self, now: Time) -> (Option<Time>, Next) {
-        let packet = self.on_wire.take().expect("TxDone without a packet on the wire");
+        let mut packet = self.on_wire.take().expect("TxDone without a packet on the wire");
         let bits = self.wire_bytes(&packet) * 8;
         let stream = &mut self.error_streams[packet.flow as usize];
         let listed = packet.kind == Kind::Data && {
             self.stats.data_packets += 1;
             self.drop_list.binary_search(&self.stats.data_packets).is_ok()
         };
-        let arrival = match self.propagation.arrival(self.tx_start, now) {
+        let in_view = self.propagation.arrival(self.tx_start, now);
+        let corrupted = !listed && in_view.is_some() && self.channel.corrupts(self.tx_start, now, bits, stream);
+        if let (Some(option), Kind::Data) = (packet.ceten.as_mut(), packet.kind) {
+            self.ceten.on_transmitted(option, corrupted || listed);
+        }
+        let arrival = match in_view {
             // A listed drop takes the packet off the wire whatever the channel does.
             _ if listed => {
                 self.stats.listed_drops += 1;
@@ -175,7 +188,7 @@ impl Link {
                 self.stats.outage_drops += 1;
                 None
             }
-            Some(_) if self.channel.corrupts(self.tx_start, now, bits, stream) => {
+            Some(_) if corrupted => {
                 self.stats.error_drops += 1;
                 None
             }

@@ -75,6 +75,39 @@ impl SackBlocks {
     }
 }
 
+/// CETEN-R's option (Carroll 2004): the EWMA gain the routers use, the
+/// product of per-link survival estimates and of congestion-survival
+/// estimates, as fixed-point fractions (1.0 = 2^30), as a wire format would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CetenOption {
+    alpha: u32,
+    survival: u32,
+    congestion: u32,
+    code_mode: bool,
+}
+
+const CETEN_ONE: f64 = (1u32 << 30) as f64;
+
+impl CetenOption {
+    pub fn new(alpha: f64, survival: f64, congestion: f64, code_mode: bool) -> CetenOption {
+        let fixed = |x: f64| (x.clamp(0.0, 1.0) * CETEN_ONE).round() as u32;
+        CetenOption { alpha: fixed(alpha), survival: fixed(survival), congestion: fixed(congestion), code_mode }
+    }
+    pub fn alpha(&self) -> f64 {
+        self.alpha as f64 / CETEN_ONE
+    }
+    pub fn survival(&self) -> f64 {
+        self.survival as f64 / CETEN_ONE
+    }
+    pub fn congestion(&self) -> f64 {
+        self.congestion as f64 / CETEN_ONE
+    }
+    /// Carroll's as-coded behaviour, which routers follow on queue drops.
+    pub fn code_mode(&self) -> bool {
+        self.code_mode
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Syn,
@@ -104,6 +137,8 @@ pub struct Packet {
     pub ts: Option<(Time, Time)>,
     /// RFC 2018 SACK blocks on an ACK; empty otherwise.
     pub sack: SackBlocks,
+    /// CETEN-R's option, on CETEN-R flows' segments and ACKs.
+    pub ceten: Option<CetenOption>,
 }
 
 impl Packet {

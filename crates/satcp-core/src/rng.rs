@@ -20,6 +20,8 @@ pub enum Component {
     Red { link: u32 },
     /// A background traffic source's sending times.
     Traffic { source: u32 },
+    /// A flow's congestion controller's random decisions (CETEN-R).
+    CcDecisions { flow: u32 },
 }
 
 impl Component {
@@ -29,6 +31,7 @@ impl Component {
             Component::ChannelState { link } => (2 << 56) | link as u64,
             Component::Red { link } => (3 << 56) | link as u64,
             Component::Traffic { source } => (4 << 56) | source as u64,
+            Component::CcDecisions { flow } => (5 << 56) | flow as u64,
         }
     }
 }

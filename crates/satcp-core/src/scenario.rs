@@ -5,6 +5,7 @@
 use serde::Deserialize;
 use std::fmt;
 
+use crate::tcp::cc::CcParams;
 use crate::tcp::recovery::{PartialAckTimer, SackStyle};
 use crate::tcp::variant::{self, SackUse};
 use crate::time::NS_PER_S;
@@ -185,6 +186,9 @@ pub struct FlowSpec {
     /// BSD fast-timer tick for delayed ACKs ("200ms" as 4.4BSD); 0 = `delayed_ack_timeout` exactly.
     #[serde(default = "defaults::zero_duration")]
     pub delayed_ack_tick: Duration,
+    /// The congestion controller's parameters (`[flow.cc]`), prefixed by controller.
+    #[serde(default)]
+    pub cc: CcParams,
 }
 
 mod defaults {
@@ -379,7 +383,7 @@ impl FlowSpec {
         if self.max_rto.0 < self.min_rto.0 {
             return Err(error(key("max_rto"), "smaller than min_rto"));
         }
-        Ok(())
+        self.cc.validate(info.cc, &self.variant).map_err(|(name, message)| error(key(&format!("cc.{name}")), message))
     }
 }
 
@@ -406,6 +410,7 @@ fn in_user_terms(message: &str) -> String {
         .replace("struct TrafficSpec", "a [[traffic]] table")
         .replace("struct ErrorsSpec", "an errors table")
         .replace("struct OrbitTable", "a [path.orbit] table")
+        .replace("struct CcParams", "a [flow.cc] table")
         .replace("expected u64", "expected a whole number from 0 to 2^64-1")
 }
 

@@ -12,6 +12,7 @@ use crate::result::{FlowResult, LinkResult, RunResult};
 use crate::rng::{stream, Component};
 use crate::scenario::Scenario;
 use crate::tcp::receiver::{Receiver, ReceiverConfig};
+use crate::tcp::cc::CcKind;
 use crate::tcp::rto::RtoConfig;
 use crate::tcp::sender::{Sender, SenderConfig};
 use crate::tcp::variant;
@@ -103,6 +104,8 @@ impl Simulation {
                     initial_ssthresh: spec.initial_ssthresh.map(|b| b.0).unwrap_or(u64::MAX),
                     recovery: info.recovery_with(sack, spec.sack_recovery),
                     cc: info.cc,
+                    cc_params: spec.cc.clone(),
+                    seed,
                     timestamps: spec.timestamps,
                     window_scaling: spec.window_scaling,
                     sack,
@@ -131,6 +134,8 @@ impl Simulation {
                     delayed_ack_timeout: spec.delayed_ack_timeout.0,
                     delayed_ack_tick: spec.delayed_ack_tick.0,
                     expected_bytes: spec.bytes.0,
+                    ceten_option_bytes: (info.cc == CcKind::Ceten)
+                        .then(|| crate::tcp::cc::ceten::Config::from(&spec.cc).option_bytes),
                 });
                 queue.schedule(spec.start.0, Event::FlowStart(i as u32));
                 Flow { variant: info.name, start: spec.start.0, src, dst, sender, receiver }
@@ -261,6 +266,11 @@ impl Simulation {
                 self.flows[f as usize].sender.on_rto(self.now, generation, &mut out);
                 self.after_endpoint(f, self.flows[f as usize].src, out);
             }
+            Event::Pace(f, generation) => {
+                let mut out = std::mem::take(&mut self.outbox);
+                self.flows[f as usize].sender.on_pace(self.now, generation, &mut out);
+                self.after_endpoint(f, self.flows[f as usize].src, out);
+            }
             Event::DelayedAck(f, generation) => {
                 let mut out = std::mem::take(&mut self.outbox);
                 self.flows[f as usize].receiver.on_delayed_ack_timer(self.now, generation, &mut out);
@@ -314,6 +324,9 @@ impl Simulation {
         }
         if let Some((at, generation)) = flow.receiver.delayed_ack_timer.schedule_request() {
             self.queue.schedule(at, Event::DelayedAck(f, generation));
+        }
+        if let Some((at, generation)) = flow.sender.pace_timer.schedule_request() {
+            self.queue.schedule(at, Event::Pace(f, generation));
         }
     }
 

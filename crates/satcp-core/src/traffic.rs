@@ -92,6 +92,7 @@ impl Source {
             size: self.size,
             ts: None,
             sack: Default::default(),
+            ceten: None,
         };
         let next = match self.kind {
             TrafficKind::Cbr => now + self.interval,

@@ -7,8 +7,11 @@ pub mod recovery;
 pub mod rto;
 pub mod scoreboard;
 pub mod sender;
+pub mod sent_log;
 pub mod timer;
 pub mod variant;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cc;

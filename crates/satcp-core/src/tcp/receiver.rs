@@ -3,7 +3,7 @@
 //! advertised window. The application reads in-order data at once.
 
 use super::timer::Timer;
-use crate::packet::{FlowId, Kind, NodeId, Packet, SackBlocks, IP_HEADER, MAX_SACK_BLOCKS, SACK_PERMITTED_OPTION, TCP_HEADER, TIMESTAMP_OPTION};
+use crate::packet::{CetenOption, FlowId, Kind, NodeId, Packet, SackBlocks, IP_HEADER, MAX_SACK_BLOCKS, SACK_PERMITTED_OPTION, TCP_HEADER, TIMESTAMP_OPTION};
 use crate::time::Time;
 
 #[derive(Clone, Debug)]
@@ -26,6 +26,8 @@ pub struct ReceiverConfig {
     pub delayed_ack_tick: Time,
     /// Bytes the transfer carries; 0 = unlimited.
     pub expected_bytes: u64,
+    /// CETEN-R's option bytes, when the flow runs it: ACKs echo the estimates.
+    pub ceten_option_bytes: Option<u32>,
 }
 
 /// The largest window the 16-bit field can say, with or without scaling.
@@ -61,6 +63,8 @@ pub struct Receiver {
     pub delayed_ack_timer: Timer,
     pub acks_sent: u64,
     pub completed_at: Option<Time>,
+    /// CETEN-R: the estimates the latest data segment carried, echoed on ACKs.
+    ceten_echo: Option<CetenOption>,
 }
 
 impl Receiver {
@@ -76,6 +80,7 @@ impl Receiver {
             delayed_ack_timer: Timer::default(),
             acks_sent: 0,
             completed_at: None,
+            ceten_echo: None,
             cfg,
         }
     }
@@ -98,6 +103,12 @@ impl Receiver {
             Kind::Syn => return self.send_syn_ack(now, seg, out),
             Kind::Data => {}
             _ => return,
+        }
+        if seg.ceten.is_some() {
+            //= Carroll 2004 (000.md §1.8 A)
+            //# Receiver: copy (fwd_surv, fwd_cong_surv) of arriving data into
+            //# (bwd_surv, bwd_cong_surv) of the ACKs it sends.
+            self.ceten_echo = seg.ceten;
         }
         if let Some((tsval, _)) = seg.ts {
             //= rfc7323#section-4.3
@@ -224,7 +235,7 @@ impl Receiver {
     }
 
     fn header_bytes(&self) -> u32 {
-        IP_HEADER + TCP_HEADER + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 }
+        IP_HEADER + TCP_HEADER + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 } + self.cfg.ceten_option_bytes.unwrap_or(0)
     }
 
     fn ack_packet(&self, kind: Kind, size: u32, now: Time) -> Packet {
@@ -240,6 +251,7 @@ impl Receiver {
             ts: self.cfg.timestamps.then_some((now, self.ts_recent)),
             size: size + sack.option_bytes(),
             sack,
+            ceten: if kind == Kind::Ack { self.ceten_echo } else { None },
         }
     }
 

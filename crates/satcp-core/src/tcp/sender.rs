@@ -3,13 +3,15 @@
 //! Loss recovery decisions come from `recovery` (or, with SACK, from
 //! `sack_recovery` and the scoreboard), window sizes from `cc`.
 
+mod cc_hooks;
 mod prr;
 mod sack_recovery;
 
-use super::cc::{Cc, CcKind, Window};
+use super::cc::{Cc, CcKind, CcParams, Congestion, Window};
 use super::recovery::{OnDupAck, OnNewAck, PartialAckTimer, Recovery, RecoveryKind};
 use super::rto::{RtoConfig, RttEstimator};
 use super::scoreboard::Scoreboard;
+use super::sent_log::SentLog;
 use super::timer::Timer;
 use crate::packet::{FlowId, Kind, NodeId, Packet, SackBlocks, IP_HEADER, SACK_PERMITTED_OPTION, TCP_HEADER, TIMESTAMP_OPTION};
 use sack_recovery::SackRecovery;
@@ -25,6 +27,10 @@ pub struct SenderConfig {
     pub initial_ssthresh: u64,
     pub recovery: RecoveryKind,
     pub cc: CcKind,
+    /// The flow's `[flow.cc]` parameters.
+    pub cc_params: CcParams,
+    /// The run's seed, for the controller's own random stream (CETEN-R).
+    pub seed: u64,
     pub timestamps: bool,
     pub window_scaling: bool,
     /// RFC 2018 SACK negotiated (the recovery kind decides how it is used).
@@ -47,6 +53,8 @@ pub struct SenderStats {
     pub retransmits: u64,
     pub timeouts: u64,
     pub fast_retransmits: u64,
+    /// CETEN-R: losses classified as corruption and resent without a window cut.
+    pub corruption_retransmits: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +94,12 @@ pub struct Sender {
     pub scoreboard: Option<Scoreboard>,
     pub sack: SackRecovery,
     pub rto_timer: Timer,
+    /// Per-segment send records, for Vegas and BBR only.
+    sent_log: Option<SentLog>,
+    /// Pacing (BBR): the next segment may leave at `next_send_at`.
+    pub pace_timer: Timer,
+    next_send_at: Time,
+    paced: bool,
     pub stats: SenderStats,
 }
 
@@ -97,7 +111,12 @@ impl Sender {
             //= rfc5681#section-3.1
             //# The initial value of ssthresh SHOULD be set arbitrarily high
             window: Window { cwnd: cfg.initial_cwnd as u64 * mss, ssthresh: cfg.initial_ssthresh, mss },
-            cc: Cc::new(cfg.cc),
+            cc: Cc::new(
+                cfg.cc,
+                &cfg.cc_params,
+                mss,
+                crate::rng::stream(cfg.seed, crate::rng::Component::CcDecisions { flow: cfg.flow }),
+            ),
             recovery: Recovery::new(cfg.recovery),
             rtt: RttEstimator::new(cfg.rto),
             snd_una: 0,
@@ -112,6 +131,10 @@ impl Sender {
             scoreboard: sack_recovery::scoreboard_for(&cfg),
             sack: SackRecovery::default(),
             rto_timer: Timer::default(),
+            sent_log: cfg.cc.needs_send_log().then(SentLog::default),
+            pace_timer: Timer::default(),
+            next_send_at: 0,
+            paced: cfg.cc == CcKind::Bbr,
             stats: SenderStats::default(),
             cfg,
         }
@@ -131,7 +154,7 @@ impl Sender {
     }
 
     fn header_bytes(&self) -> u32 {
-        IP_HEADER + TCP_HEADER + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 }
+        IP_HEADER + TCP_HEADER + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 } + self.ceten_option_bytes()
     }
 
     /// SYN options: MSS (4), window scale (3 + NOP), timestamps (10 + 2 NOPs).
@@ -156,6 +179,7 @@ impl Sender {
             size,
             ts: self.cfg.timestamps.then_some((now, self.ts_recent)),
             sack: SackBlocks::default(),
+            ceten: self.ceten_option(kind),
         }
     }
 
@@ -201,12 +225,19 @@ impl Sender {
         if self.phase != Phase::Established {
             return;
         }
-        let window = self.window.cwnd.min(self.peer_window);
+        let window = self.window.cwnd.min(self.receive_window());
         let end = self.data_end();
+        let mut resent = 0;
         while self.snd_nxt < end {
             let len = (end - self.snd_nxt).min(self.window.mss);
-            if self.snd_nxt + len > self.snd_una + window {
+            if self.snd_nxt + len > self.snd_una + window || self.must_wait_to_pace(now) {
                 break;
+            }
+            if self.snd_nxt < self.snd_max {
+                if self.retransmit_limit_reached(resent) {
+                    break;
+                }
+                resent += 1;
             }
             self.send_segment(self.snd_nxt, len as u32, now, out);
             self.snd_nxt += len;
@@ -226,6 +257,7 @@ impl Sender {
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += len as u64;
         let size = self.header_bytes() + len;
+        self.log_send(seq, len, size, now, is_retransmission);
         out.push(self.packet(Kind::Data, seq, len, size, now));
         //= rfc6298#section-5
         //# (5.1) Every time a packet containing data is sent (including a
@@ -251,27 +283,43 @@ impl Sender {
             _ => return,
         }
         self.peer_window = ack.wnd;
+        if let (Some(option), Some(ceten)) = (ack.ceten, self.cc.ceten()) {
+            ceten.feedback(&option);
+        }
         if self.scoreboard.is_some() {
             return self.on_ack_with_sack(now, ack, out);
         }
+        let una_before = self.snd_una;
+        let duplicate = ack.ack == self.snd_una && self.snd_max > self.snd_una;
+        let mut rate = None;
         if ack.ack > self.snd_una {
-            self.on_new_ack(now, ack, out);
-        } else if ack.ack == self.snd_una && self.snd_max > self.snd_una {
+            rate = self.on_new_ack(now, ack, out);
+        } else if duplicate {
             self.on_dupack(now, out);
         }
+        let info = self.ack_info(now, ack.ack.saturating_sub(una_before), duplicate, rate);
+        self.cc.on_every_ack(&mut self.window, &info);
         self.output(now, out);
     }
 
-    fn on_new_ack(&mut self, now: Time, ack: &Packet, out: &mut Vec<Packet>) {
+    /// A new cumulative ACK; returns the delivery-rate sample, when kept.
+    fn on_new_ack(&mut self, now: Time, ack: &Packet, out: &mut Vec<Packet>) -> Option<super::cc::RateSample> {
         let acked = ack.ack - self.snd_una;
-        self.take_rtt_sample(now, ack);
+        let estimator_sample = self.take_rtt_sample(now, ack);
+        let (rtt, rate) = self.log_ack(now, ack.ack, None, estimator_sample);
+        if let Some(r) = rtt {
+            self.cc.on_rtt(r, now);
+        }
         self.snd_una = ack.ack;
         self.snd_nxt = self.snd_nxt.max(self.snd_una);
         self.limited_transmit_bytes = 0;
         let mut restart_timer = true;
         match self.recovery.on_new_ack(ack.ack) {
-            OnNewAck::Grow => self.cc.on_ack(&mut self.window, acked, now),
-            OnNewAck::Exit => self.exit_fast_recovery(),
+            OnNewAck::Grow => {
+                let info = self.ack_info(now, acked, false, rate);
+                self.cc.on_ack(&mut self.window, &info);
+            }
+            OnNewAck::Exit => self.exit_fast_recovery(acked),
             OnNewAck::Partial => {
                 self.partial_ack(now, acked, out);
                 //= rfc6582#section-3.2
@@ -294,25 +342,38 @@ impl Sender {
         } else if restart_timer {
             self.rto_timer.arm(self.rtt.expiry(now));
         }
+        self.vegas_check_after_retransmission(now, out);
+        rate
     }
 
-    fn take_rtt_sample(&mut self, now: Time, ack: &Packet) {
+    /// Feeds the RTO estimator; returns the sample taken, if any.
+    fn take_rtt_sample(&mut self, now: Time, ack: &Packet) -> Option<Time> {
         match ack.ts {
             //= rfc7323#section-4.1
             //# an RTT measurement can be made from every ACK that acknowledges new data
-            Some((_, ecr)) => self.rtt.sample_between(ecr, now),
+            Some((_, ecr)) => {
+                self.rtt.sample_between(ecr, now);
+                Some(now - ecr)
+            }
             _ => {
-                if let Some((end, sent)) = self.timed {
-                    if ack.ack >= end {
-                        self.rtt.sample_between(sent, now);
-                        self.timed = None;
-                    }
+                let (end, sent) = self.timed?;
+                if ack.ack < end {
+                    return None;
                 }
+                self.rtt.sample_between(sent, now);
+                self.timed = None;
+                Some(now - sent)
             }
         }
     }
 
-    fn exit_fast_recovery(&mut self) {
+    fn exit_fast_recovery(&mut self, acked: u64) {
+        if self.cfg.recovery == RecoveryKind::NewReno {
+            if let Some(cwnd) = self.cc.cwnd_after_recovery(&self.window, acked) {
+                self.window.cwnd = cwnd.max(self.window.mss);
+                return;
+            }
+        }
         let w = &mut self.window;
         match self.cfg.recovery {
             RecoveryKind::NewReno => {
@@ -339,16 +400,28 @@ impl Sender {
         //# Acknowledgment field.  If the partial ACK acknowledges at least one
         //# SMSS of new data, then add back SMSS bytes to the congestion window.
         self.retransmit_first_unacked(now, out);
+        let add_back = self.cc.adalr().map_or(self.window.mss, |a| a.partial_ack_add_back(self.window.mss));
         let w = &mut self.window;
         w.cwnd = w.cwnd.saturating_sub(acked);
         if acked >= w.mss {
-            w.cwnd += w.mss;
+            w.cwnd += add_back;
         }
         w.cwnd = w.cwnd.max(w.mss);
     }
 
     fn on_dupack(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.ceten_resend_on_dupack(now, out) {
+            return;
+        }
         match self.recovery.on_dupack(self.snd_una) {
+            OnDupAck::FastRetransmit if self.ceten_corruption_at_threshold() => {
+                //= Carroll 2004 §III (000.md §1.1)
+                //# retransmits just the first unacknowledged packet and then continues
+                //# transmitting data normally, bypassing the normal congestion control mechanisms
+                self.stats.corruption_retransmits += 1;
+                self.retransmit_first_unacked(now, out);
+            }
+            OnDupAck::Nothing if self.vegas_fine_expired(now) => self.fast_retransmit(now, out),
             OnDupAck::Nothing => {
                 if self.cfg.limited_transmit && self.recovery.dupacks <= 2 {
                     self.limited_transmit(now, self.recovery.dupacks, out);
@@ -375,7 +448,7 @@ impl Sender {
             return;
         }
         let len = (end - self.snd_max).min(self.window.mss);
-        let allowed = (self.window.cwnd + dupacks as u64 * self.window.mss).min(self.peer_window);
+        let allowed = (self.window.cwnd + dupacks as u64 * self.window.mss).min(self.receive_window());
         if self.snd_max + len <= self.snd_una + allowed {
             self.send_segment(self.snd_max, len as u32, now, out);
             self.snd_max += len;
@@ -390,7 +463,8 @@ impl Sender {
         //# When [RFC3042] is in use, additional data sent in limited transmit
         //# MUST NOT be included in this calculation.
         let flight = self.flight_size() - self.limited_transmit_bytes;
-        self.window.ssthresh = self.cc.ssthresh_after_loss(&self.window, flight);
+        let loss = self.loss(Congestion::FastRetransmit, now, flight);
+        self.window.ssthresh = self.cc.ssthresh_after_loss(&self.window, &loss);
         self.recovery.entered(self.snd_max);
         if self.cfg.recovery == RecoveryKind::Tahoe {
             // Tahoe: slow start from one segment, resending everything after the loss.
@@ -403,7 +477,8 @@ impl Sender {
         //# 3.  The lost segment starting at SND.UNA MUST be retransmitted and
         //#     cwnd set to ssthresh plus 3*SMSS.
         self.retransmit_first_unacked(now, out);
-        self.window.cwnd = self.window.ssthresh + 3 * self.window.mss;
+        // Three duplicates, or fewer when Vegas's fine-grained check fired first.
+        self.window.cwnd = self.window.ssthresh + self.recovery.dupacks.min(3) as u64 * self.window.mss;
     }
 
     /// The retransmission timer's event.
@@ -428,8 +503,8 @@ impl Sender {
         //# retransmission timer at least once, the value of ssthresh is held
         //# constant.
         if self.rtt.backoffs() == 0 {
-            let flight = self.flight_size();
-            self.window.ssthresh = self.cc.ssthresh_after_loss(&self.window, flight);
+            let loss = self.loss(Congestion::Timeout, now, self.flight_size());
+            self.window.ssthresh = self.cc.ssthresh_after_loss(&self.window, &loss);
         }
         //# Furthermore, upon a timeout (as specified in [RFC2988]) cwnd MUST be
         //# set to no more than the loss window, LW, which equals 1 full-sized segment
@@ -440,7 +515,7 @@ impl Sender {
         //# (5.5) The host MUST set RTO <- RTO * 2 ("back off the timer").
         //# (5.6) Start the retransmission timer
         self.rtt.back_off();
-        self.rto_timer.arm(self.rtt.expiry(now));
+        self.rto_timer.arm(self.rtt.expiry(now) + self.rto_extra());
         if self.sack_timeout() {
             return self.sack_output(now, out);
         }

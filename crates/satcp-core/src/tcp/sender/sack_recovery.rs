@@ -6,6 +6,7 @@
 
 use super::prr::Prr;
 use super::{Phase, Sender, SenderConfig};
+use crate::tcp::cc::Congestion;
 use crate::packet::Packet;
 use crate::tcp::recovery::{RecoveryKind, SackStyle, DUPACK_THRESHOLD};
 use crate::tcp::scoreboard::{LossRule, Scoreboard};
@@ -68,7 +69,8 @@ impl Sender {
     pub(super) fn on_ack_with_sack(&mut self, now: Time, ack: &Packet, out: &mut Vec<Packet>) {
         let snd_max = self.snd_max;
         let new_ack = ack.ack > self.snd_una;
-        let acked = ack.ack.saturating_sub(self.snd_una);
+        let una_before = self.snd_una;
+        let delivered_before = self.delivered_estimate();
         let mss = self.window.mss;
         let board = self.board();
         board.sent_up_to(snd_max);
@@ -89,9 +91,13 @@ impl Sender {
             //# arrived and the lost segment is retransmitted again.
             self.sack.next_rxt = self.snd_una / self.window.mss;
         }
-        if new_ack {
-            self.sack_new_ack(now, ack);
-        } else if ack.ack == self.snd_una && self.snd_max > self.snd_una && newly_sacked > 0 {
+        let rate = if new_ack {
+            self.sack_new_ack(now, ack)
+        } else {
+            let top = ack.sack.iter().next().map(|(_, right)| right);
+            self.log_ack(now, self.snd_una, top.filter(|_| newly_sacked > 0), None).1
+        };
+        if !new_ack && ack.ack == self.snd_una && self.snd_max > self.snd_una && newly_sacked > 0 {
             //= rfc6675#section-2
             //# DupAck: ... (c) ... arrives carrying a SACK block that identifies
             //# previously unacknowledged and un-SACKed octets between HighACK
@@ -105,15 +111,23 @@ impl Sender {
         if was_in_recovery && self.sack.rate_halving {
             self.sack.rate_halving_acks += 1;
         }
+        let duplicate = !new_ack && newly_sacked > 0;
+        let mut info = self.ack_info(now, ack.ack - una_before, duplicate, rate);
+        info.delivered = self.delivered_estimate().saturating_sub(delivered_before);
         //= rfc6937#section-3.1
         //# DeliveredData = change_in(snd.una) + change_in(SACKd)
-        let delivered = acked + newly_sacked * mss;
-        if !self.sack.in_recovery && !self.sack.after_timeout && self.loss_detected() {
-            return self.enter_sack_recovery(now, delivered, out);
+        let delivered = (ack.ack - una_before) + newly_sacked * mss;
+        if !self.sack.in_recovery && !self.sack.after_timeout && (self.loss_detected() || (duplicate && self.vegas_fine_expired(now))) {
+            self.enter_sack_recovery(now, delivered, out);
+            info.in_recovery = true;
+            info.flight = self.flight_size();
+            self.cc.on_every_ack(&mut self.window, &info);
+            return self.sack_output(now, out);
         }
         if was_in_recovery && self.sack.in_recovery && self.style() == RecoveryKind::Sack(SackStyle::Prr) {
             self.apply_prr(delivered);
         }
+        self.cc.on_every_ack(&mut self.window, &info);
         if !self.sack.in_recovery && !self.sack.after_timeout && (1..DUPACK_THRESHOLD).contains(&self.sack.dupacks) {
             //= rfc6675#section-5
             //# (3) The TCP MAY transmit previously unsent data segments as per
@@ -127,9 +141,14 @@ impl Sender {
         self.sack_output(now, out);
     }
 
-    fn sack_new_ack(&mut self, now: Time, ack: &Packet) {
+    fn sack_new_ack(&mut self, now: Time, ack: &Packet) -> Option<crate::tcp::cc::RateSample> {
         let acked = ack.ack - self.snd_una;
-        self.take_rtt_sample(now, ack);
+        let estimator_sample = self.take_rtt_sample(now, ack);
+        let top = ack.sack.iter().next().map(|(_, right)| right);
+        let (rtt, rate) = self.log_ack(now, ack.ack, top, estimator_sample);
+        if let Some(r) = rtt {
+            self.cc.on_rtt(r, now);
+        }
         self.snd_una = ack.ack;
         self.snd_nxt = self.snd_nxt.max(self.snd_una);
         self.limited_transmit_bytes = 0;
@@ -147,7 +166,8 @@ impl Sender {
             if self.sack.after_timeout && ack.ack >= self.sack.recovery_point {
                 self.sack.after_timeout = false;
             }
-            self.cc.on_ack(&mut self.window, acked, now);
+            let info = self.ack_info(now, acked, false, rate);
+            self.cc.on_ack(&mut self.window, &info);
         }
         if self.snd_una >= self.data_end() {
             self.phase = Phase::Done;
@@ -162,6 +182,7 @@ impl Sender {
         } else {
             self.rto_timer.arm(self.rtt.expiry(now));
         }
+        rate
     }
 
     fn sack_partial_ack(&mut self, ack: u64) {
@@ -213,7 +234,8 @@ impl Sender {
         //= rfc6675#section-5
         //# (4.1) RecoveryPoint = HighData
         //# (4.2) ssthresh = cwnd = (FlightSize / 2)
-        self.window.ssthresh = self.cc.ssthresh_after_loss(&self.window, flight);
+        let loss = self.loss(Congestion::FastRetransmit, now, flight);
+        self.window.ssthresh = self.cc.ssthresh_after_loss(&self.window, &loss);
         self.sack.recovery_point = self.snd_max;
         self.sack.in_recovery = true;
         self.sack.next_rxt = self.snd_una / mss;
@@ -335,7 +357,7 @@ impl Sender {
         let new_data = {
             let end = self.data_end();
             let len = end.saturating_sub(self.snd_max).min(self.window.mss);
-            len > 0 && self.snd_max + len <= self.snd_una + self.peer_window
+            len > 0 && self.snd_max + len <= self.snd_una + self.receive_window()
         };
         let from = self.sack.next_rxt;
         match self.style() {
@@ -372,9 +394,14 @@ impl Sender {
             self.board().sent_up_to(snd_max);
             return;
         }
-        while self.recovery_room() {
+        let mut resent = 0;
+        while self.recovery_room() && !self.must_wait_to_pace(now) {
             match self.next_segment() {
-                Some(Next::Retransmit(segment)) => self.retransmit_segment(segment, now, out),
+                Some(Next::Retransmit(_)) if self.retransmit_limit_reached(resent) => break,
+                Some(Next::Retransmit(segment)) => {
+                    resent += 1;
+                    self.retransmit_segment(segment, now, out);
+                }
                 Some(Next::NewData) => {
                     let len = (self.data_end() - self.snd_max).min(self.window.mss);
                     self.send_segment(self.snd_max, len as u32, now, out);

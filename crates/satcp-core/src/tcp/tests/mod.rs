@@ -11,9 +11,9 @@ use super::sender::{Sender, SenderConfig};
 use crate::packet::{Kind, Packet};
 use crate::time::{Time, NS_PER_MS, NS_PER_S};
 
-const MSS: u64 = 1000;
+pub(super) const MSS: u64 = 1000;
 
-fn sender_config(recovery: RecoveryKind, initial_cwnd: u32) -> SenderConfig {
+pub(super) fn sender_config(recovery: RecoveryKind, initial_cwnd: u32) -> SenderConfig {
     SenderConfig {
         flow: 0,
         dst: 1,
@@ -22,6 +22,8 @@ fn sender_config(recovery: RecoveryKind, initial_cwnd: u32) -> SenderConfig {
         initial_ssthresh: u64::MAX,
         recovery,
         cc: CcKind::Reno,
+        cc_params: Default::default(),
+        seed: 1,
         timestamps: false,
         window_scaling: true,
         sack: false,
@@ -36,14 +38,14 @@ fn sender_config(recovery: RecoveryKind, initial_cwnd: u32) -> SenderConfig {
 
 /// A sender plus the world's side of its timer: it keeps the RTO event the
 /// event queue would hold.
-struct Harness {
-    sender: Sender,
-    now: Time,
-    rto_event: Option<(Time, u32)>,
+pub(super) struct Harness {
+    pub(super) sender: Sender,
+    pub(super) now: Time,
+    pub(super) rto_event: Option<(Time, u32)>,
 }
 
 impl Harness {
-    fn new(config: SenderConfig) -> Harness {
+    pub(super) fn new(config: SenderConfig) -> Harness {
         let mut h = Harness { sender: Sender::new(config), now: 0, rto_event: None };
         let out = h.call(|s, now, out| s.start(now, out));
         assert!(!out.is_empty());
@@ -55,7 +57,7 @@ impl Harness {
         Harness { sender: Sender::new(config), now: 0, rto_event: None }
     }
 
-    fn call(&mut self, f: impl FnOnce(&mut Sender, Time, &mut Vec<Packet>)) -> Vec<Packet> {
+    pub(super) fn call(&mut self, f: impl FnOnce(&mut Sender, Time, &mut Vec<Packet>)) -> Vec<Packet> {
         let mut out = Vec::new();
         f(&mut self.sender, self.now, &mut out);
         if let Some(event) = self.sender.rto_timer.schedule_request() {
@@ -64,18 +66,18 @@ impl Harness {
         out
     }
 
-    fn ack(&mut self, ack: u64) -> Vec<Packet> {
-        let packet = Packet { flow: 0, kind: Kind::Ack, dst: 0, seq: 0, len: 0, ack, wnd: 1 << 30, size: 40, ts: None, sack: Default::default() };
+    pub(super) fn ack(&mut self, ack: u64) -> Vec<Packet> {
+        let packet = Packet { flow: 0, kind: Kind::Ack, dst: 0, seq: 0, len: 0, ack, wnd: 1 << 30, size: 40, ts: None, sack: Default::default(), ceten: None };
         self.call(|s, now, out| s.on_ack(now, &packet, out))
     }
 
-    fn ack_at(&mut self, at: Time, ack: u64) -> Vec<Packet> {
+    pub(super) fn ack_at(&mut self, at: Time, ack: u64) -> Vec<Packet> {
         self.now = at;
         self.ack(ack)
     }
 
     /// Advances time to the pending RTO event and fires it, as the event loop would.
-    fn expire_rto(&mut self) -> Vec<Packet> {
+    pub(super) fn expire_rto(&mut self) -> Vec<Packet> {
         loop {
             let (at, generation) = self.rto_event.take().expect("an RTO event is pending");
             self.now = at;
@@ -89,11 +91,11 @@ impl Harness {
 }
 
 /// (seq, len) of each data segment, for compact assertions.
-fn segments(out: &[Packet]) -> Vec<(u64, u32)> {
+pub(super) fn segments(out: &[Packet]) -> Vec<(u64, u32)> {
     out.iter().filter(|p| p.kind == Kind::Data).map(|p| (p.seq, p.len)).collect()
 }
 
-fn seg(n: u64) -> (u64, u32) {
+pub(super) fn seg(n: u64) -> (u64, u32) {
     (n * MSS, MSS as u32)
 }
 
@@ -306,7 +308,7 @@ fn handshake_samples_the_rtt_before_data() {
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].kind, Kind::Syn);
     h.now = 600 * NS_PER_MS;
-    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 65_535, size: 48, ts: None, sack: Default::default() };
+    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 65_535, size: 48, ts: None, sack: Default::default(), ceten: None };
     let out = h.call(|s, now, out| s.on_ack(now, &syn_ack, out));
     assert_eq!(segments(&out), vec![seg(0), seg(1)]);
     assert_eq!(h.sender.rtt.srtt(), Some(600 * NS_PER_MS));
@@ -320,7 +322,7 @@ fn lost_syn_means_an_initial_window_of_one_segment() {
     h.call(|s, now, out| s.start(now, out));
     let out = h.expire_rto();
     assert_eq!(out[0].kind, Kind::Syn);
-    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 1 << 20, size: 48, ts: None, sack: Default::default() };
+    let syn_ack = Packet { flow: 0, kind: Kind::SynAck, dst: 0, seq: 0, len: 0, ack: 0, wnd: 1 << 20, size: 48, ts: None, sack: Default::default(), ceten: None };
     h.now += 600 * NS_PER_MS;
     let out = h.call(|s, now, out| s.on_ack(now, &syn_ack, out));
     assert_eq!(segments(&out), vec![seg(0)], "RFC 5681 §3.1");
@@ -341,11 +343,12 @@ fn receiver(delayed_ack: u32) -> Receiver {
         delayed_ack_tick: 0,
         sack: false,
         expected_bytes: 0,
+        ceten_option_bytes: None,
     })
 }
 
 fn data(n: u64) -> Packet {
-    Packet { flow: 0, kind: Kind::Data, dst: 1, seq: n * MSS, len: MSS as u32, ack: 0, wnd: 0, size: 1040, ts: None, sack: Default::default() }
+    Packet { flow: 0, kind: Kind::Data, dst: 1, seq: n * MSS, len: MSS as u32, ack: 0, wnd: 0, size: 1040, ts: None, sack: Default::default(), ceten: None }
 }
 
 fn acks(out: &[Packet]) -> Vec<u64> {

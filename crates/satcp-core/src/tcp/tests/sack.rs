@@ -15,6 +15,7 @@ fn sack_receiver(segment: u32, timestamps: bool) -> Receiver {
         delayed_ack_tick: 0,
         sack: true,
         expected_bytes: 0,
+        ceten_option_bytes: None,
     })
     .tap_segment(segment)
 }
@@ -36,7 +37,7 @@ impl TapSegment for Receiver {
 }
 
 fn bytes(seq: u64, len: u32) -> Packet {
-    Packet { flow: 0, kind: Kind::Data, dst: 1, seq, len, ack: 0, wnd: 0, size: 40 + len, ts: None, sack: Default::default() }
+    Packet { flow: 0, kind: Kind::Data, dst: 1, seq, len, ack: 0, wnd: 0, size: 40 + len, ts: None, sack: Default::default(), ceten: None }
 }
 
 #[test]
@@ -91,6 +92,7 @@ fn fack_exchange(lost: &[u64], window: u32) -> (Vec<Vec<(u64, u32)>>, Option<(u6
         delayed_ack_tick: 0,
         sack: true,
         expected_bytes: 0,
+        ceten_option_bytes: None,
     });
     let mut h = h;
     let first = h.call(|s, now, out| s.start(now, out));
@@ -157,7 +159,7 @@ fn rfc6675_enters_on_three_sacked_segments_and_sends_by_pipe() {
         for &(l, r) in blocks {
             sack.push(l * MSS, r * MSS);
         }
-        Packet { flow: 0, kind: Kind::Ack, dst: 0, seq: 0, len: 0, ack: 0, wnd: 1 << 30, size: 40, ts: None, sack }
+        Packet { flow: 0, kind: Kind::Ack, dst: 0, seq: 0, len: 0, ack: 0, wnd: 1 << 30, size: 40, ts: None, sack, ceten: None }
     };
     // Segment 0 lost; 1 and 2 arrive: two duplicate ACKs, no recovery yet.
     for blocks in [&[(1, 2)][..], &[(1, 3)]] {

@@ -1,0 +1,127 @@
+//! Segment-level tests of the sender's congestion-control hooks: Vegas's
+//! fine-grained retransmission, CETEN-R's corruption path, BBR's pacing,
+//! TCP-ADaLR's RTO offset.
+
+use super::cc::CcKind;
+use super::recovery::{RecoveryKind, SackStyle};
+use super::tests::{seg, segments, sender_config, Harness, MSS};
+use crate::packet::{CetenOption, Kind, Packet};
+use crate::time::{NS_PER_MS, NS_PER_S};
+
+/// Ten segments out at 0, acknowledged one by one 500 ms later.
+fn vegas_after_a_window(cc: CcKind) -> Harness {
+    let mut config = sender_config(RecoveryKind::Reno, 10);
+    config.cc = cc;
+    let mut h = Harness::new(config);
+    for i in 1..=10 {
+        h.ack_at(500 * NS_PER_MS + i * NS_PER_MS, i * MSS);
+    }
+    h
+}
+
+#[test]
+fn vegas_resends_on_the_first_duplicate_once_the_fine_timeout_has_passed() {
+    //= Brakmo & Peterson 1995 §3.1
+    //# Vegas retransmits the segment without having to wait for n (3) duplicate ACKs.
+    // Ten samples of about 505 ms: the fine timeout is about 610 ms.
+    // Segment 10 was sent at 501 ms (slow start, on the first ACK) and is lost.
+    let mut h = vegas_after_a_window(CcKind::Vegas);
+    assert!(segments(&h.ack_at(1_050 * NS_PER_MS, 10 * MSS)).is_empty(), "549 ms old: not yet");
+    assert_eq!(segments(&h.ack_at(1_200 * NS_PER_MS, 10 * MSS)), vec![seg(10)], "699 ms old: resent on the second duplicate");
+    assert_eq!(h.sender.stats.fast_retransmits, 1);
+    // Reno waits for the third duplicate.
+    let mut h = vegas_after_a_window(CcKind::Reno);
+    h.ack_at(1_050 * NS_PER_MS, 10 * MSS);
+    assert!(segments(&h.ack_at(1_200 * NS_PER_MS, 10 * MSS)).is_empty());
+}
+
+fn ceten_ack(ack: u64, survival: f64, congestion: f64) -> Packet {
+    Packet {
+        flow: 0,
+        kind: Kind::Ack,
+        dst: 0,
+        seq: 0,
+        len: 0,
+        ack,
+        wnd: 1 << 30,
+        size: 72,
+        ts: None,
+        sack: Default::default(),
+        ceten: Some(CetenOption::new(0.1, survival, congestion, false)),
+    }
+}
+
+fn ceten_after_first_ack() -> Harness {
+    let mut config = sender_config(RecoveryKind::NewReno, 10);
+    config.cc = CcKind::Ceten;
+    config.initial_ssthresh = 8 * MSS;
+    let mut h = Harness::new(config);
+    h.ack_at(10, MSS);
+    h
+}
+
+#[test]
+fn ceten_resends_a_corruption_loss_without_touching_the_window() {
+    //= Carroll 2004 §III (000.md §1.7)
+    //# one segment (the one at snd_una) is retransmitted, and cwnd, ssthresh
+    //# and the recovery state are unchanged.
+    let mut h = ceten_after_first_ack();
+    let (cwnd, ssthresh) = (h.sender.window.cwnd, h.sender.window.ssthresh);
+    // Survival 0.9, no congestion seen (1.0): P(corruption) = 0.1 / 0.1 = 1.
+    let mut out = Vec::new();
+    for t in 0..3 {
+        h.now = 20 + t;
+        let ack = ceten_ack(MSS, 0.9, 1.0);
+        out = h.call(|s, now, out| s.on_ack(now, &ack, out));
+    }
+    assert_eq!(segments(&out), vec![seg(1)]);
+    assert_eq!((h.sender.window.cwnd, h.sender.window.ssthresh), (cwnd, ssthresh));
+    assert!(!h.sender.recovery.in_fast_recovery);
+    assert_eq!((h.sender.stats.corruption_retransmits, h.sender.stats.fast_retransmits), (1, 0));
+}
+
+#[test]
+fn ceten_takes_a_congestion_loss_through_fast_recovery() {
+    let mut h = ceten_after_first_ack();
+    let flight = h.sender.flight_size();
+    for t in 0..3 {
+        h.now = 20 + t;
+        // No corruption seen, queue drops seen: P(corruption) = 0.
+        let ack = ceten_ack(MSS, 1.0, 0.9);
+        h.call(|s, now, out| s.on_ack(now, &ack, out));
+    }
+    assert!(h.sender.recovery.in_fast_recovery);
+    assert_eq!(h.sender.window.ssthresh, flight / 2);
+    assert_eq!(h.sender.stats.corruption_retransmits, 0);
+}
+
+#[test]
+fn bbr_paces_segments_apart_once_it_has_a_rate() {
+    let mut config = sender_config(RecoveryKind::Sack(SackStyle::Rfc6675), 10);
+    config.cc = CcKind::Bbr;
+    config.sack = true;
+    let mut h = Harness::new(config);
+    let out = h.ack_at(100 * NS_PER_MS, MSS);
+    // The window allows several segments, pacing lets one go now.
+    assert_eq!(segments(&out), vec![seg(10)]);
+    let (at, generation) = h.sender.pace_timer.schedule_request().expect("pacing timer armed");
+    assert!(at > 100 * NS_PER_MS, "next send at {at}");
+    h.now = at;
+    let out = h.call(|s, now, out| s.on_pace(now, generation, out));
+    assert_eq!(segments(&out), vec![seg(11)]);
+}
+
+#[test]
+fn adalr_adds_200_ms_to_the_rto_armed_after_a_timeout() {
+    //= Omueti 2007, "Loss recovery mechanism" (001.md §1.8)
+    //# 200 ms is added to the current time ... for subsequent RTO timer expirations
+    for (cc, extra) in [(CcKind::Reno, 0), (CcKind::Adalr, 200 * NS_PER_MS)] {
+        let mut config = sender_config(RecoveryKind::NewReno, 2);
+        config.cc = cc;
+        let mut h = Harness::new(config);
+        h.expire_rto();
+        let fired = h.now;
+        let (next, _) = h.rto_event.expect("re-armed");
+        assert_eq!(next - fired, 2 * NS_PER_S + extra, "{cc:?}: backed-off RTO of 2 s");
+    }
+}
