@@ -84,7 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _cmd_run(args: argparse.Namespace) -> int:
+def load_scenario(args: argparse.Namespace):
+    """The scenario file named on the command line with its --set and --seed
+    applied: (tree, origin). A mistake names the file."""
     import satcp
     from .scenario import apply_overrides, load_with_origin
 
@@ -95,6 +97,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
             tree = apply_overrides(tree, {"seed": args.seed})
     except satcp.ScenarioError as e:
         raise e.in_file(origin) from None
+    return tree, origin
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    import satcp
+
+    tree, origin = load_scenario(args)
     try:
         with _panic_to_one_line():
             result = satcp.run(tree, trace_dir=args.trace_dir, pcap=args.pcap)

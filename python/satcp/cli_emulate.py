@@ -40,19 +40,9 @@ def register(commands) -> None:
 
 
 def _scenario(args):
-    import satcp
+    from .cli import load_scenario
 
-    from .cli import _as_path
-    from .scenario import apply_overrides, load_with_origin
-
-    tree, origin = load_with_origin(_as_path(args.scenario))
-    try:
-        tree = apply_overrides(tree, args.overrides)
-        if args.seed is not None:
-            tree = apply_overrides(tree, {"seed": args.seed})
-    except satcp.ScenarioError as e:
-        raise e.in_file(origin) from None
-    return tree, origin
+    return load_scenario(args)
 
 
 def _emulate(tree, origin, args, pcap=None):

@@ -3,7 +3,8 @@
 
 use super::*;
 
-fn sack_receiver(segment: u32, timestamps: bool) -> Receiver {
+/// A receiver that ACKs every segment with SACK blocks.
+fn sack_receiver(timestamps: bool) -> Receiver {
     Receiver::new(ReceiverConfig {
         flow: 0,
         dst: 0,
@@ -17,23 +18,17 @@ fn sack_receiver(segment: u32, timestamps: bool) -> Receiver {
         expected_bytes: 0,
         ceten_option_bytes: None,
     })
-    .tap_segment(segment)
 }
 
-trait TapSegment {
-    fn tap_segment(self, segment: u32) -> Self;
-}
-
-impl TapSegment for Receiver {
-    /// Hayes's example uses 500-byte segments and starts at byte 3000:
-    /// deliver the in-order prefix first.
-    fn tap_segment(mut self, segment: u32) -> Self {
-        let mut out = Vec::new();
-        for n in 0..(3000 / segment as u64) {
-            self.on_segment(0, &bytes(n * segment as u64, segment), &mut out);
-        }
-        self
+/// Hayes's example uses 500-byte segments and starts at byte 3000: the
+/// receiver has had the in-order prefix.
+fn hayes_receiver(segment: u32, timestamps: bool) -> Receiver {
+    let mut r = sack_receiver(timestamps);
+    let mut out = Vec::new();
+    for n in 0..(3000 / segment as u64) {
+        r.on_segment(0, &bytes(n * segment as u64, segment), &mut out);
     }
+    r
 }
 
 fn bytes(seq: u64, len: u32) -> Packet {
@@ -44,7 +39,7 @@ fn bytes(seq: u64, len: u32) -> Packet {
 fn sack_blocks_follow_hayes_table_2_2() {
     // Hayes 1997 Table 2.2 (RFC 2018 §5 case 3 shifted by 2000): 500-byte
     // segments from 3000, every second one lost.
-    let mut r = sack_receiver(500, false);
+    let mut r = hayes_receiver(500, false);
     let mut ack_for = |seq: u64| {
         let mut out = Vec::new();
         r.on_segment(0, &bytes(seq, 500), &mut out);
@@ -61,7 +56,7 @@ fn sack_blocks_follow_hayes_table_2_2() {
 
 #[test]
 fn sack_blocks_are_three_with_timestamps_and_count_on_the_wire() {
-    let mut r = sack_receiver(500, true);
+    let mut r = hayes_receiver(500, true);
     let mut out = Vec::new();
     for seq in [4000, 5000, 6000, 7000, 8000] {
         r.on_segment(0, &bytes(seq, 500), &mut out);
@@ -81,19 +76,7 @@ fn fack_exchange(lost: &[u64], window: u32) -> (Vec<Vec<(u64, u32)>>, Option<(u6
     let mut config = sender_config(RecoveryKind::Fack, window);
     config.sack = true;
     let h = Harness::new_quiet(config);
-    let mut r = Receiver::new(ReceiverConfig {
-        flow: 0,
-        dst: 0,
-        buffer: 1 << 20,
-        window_scaling: true,
-        timestamps: false,
-        delayed_ack: 1,
-        delayed_ack_timeout: 200 * NS_PER_MS,
-        delayed_ack_tick: 0,
-        sack: true,
-        expected_bytes: 0,
-        ceten_option_bytes: None,
-    });
+    let mut r = sack_receiver(false);
     let mut h = h;
     let first = h.call(|s, now, out| s.start(now, out));
     let mut in_flight: std::collections::VecDeque<Packet> = first.into_iter().collect();
