@@ -95,14 +95,7 @@ impl GilbertElliott {
             }
             Chain::Timed(process) => {
                 let spent = process.occupancy(start_ns, end_ns.max(start_ns + 1));
-                let air = (spent[GOOD] + spent[BAD]) as f64;
-                let mut ln_survive = 0.0;
-                for s in [GOOD, BAD] {
-                    if spent[s] > 0 {
-                        ln_survive += self.ln_keep[s] * bits as f64 * spent[s] as f64 / air;
-                    }
-                }
-                rng.random::<f64>() < -f64::exp_m1(ln_survive)
+                timeline::bits_lost(spent, self.ln_keep, bits, rng)
             }
         }
     }

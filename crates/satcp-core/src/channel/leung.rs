@@ -173,14 +173,7 @@ impl Mobile {
         if in_handoff {
             return true;
         }
-        let air = (spent[GOOD] + spent[BAD]) as f64;
-        let mut ln_survive = 0.0;
-        for s in [GOOD, BAD] {
-            if spent[s] > 0 {
-                ln_survive += self.ln_keep[s] * bits as f64 * spent[s] as f64 / air;
-            }
-        }
-        rng.random::<f64>() < -f64::exp_m1(ln_survive)
+        timeline::bits_lost(spent, self.ln_keep, bits, rng)
     }
 
     /// 1 - P(normal at the start) e^{-aT} pi_f exp((Q_f - Lambda) T) 1: no

@@ -105,6 +105,19 @@ pub fn survival(pi: [f64; 2], leave: [f64; 2], kill: [f64; 2], t_ns: f64) -> f64
     pi[0] * (e[0][0] + e[0][1]) + pi[1] * (e[1][0] + e[1][1])
 }
 
+
+/// Whether a packet of `bits` is lost when its air time was split `spent`
+/// (ns) between two states whose bits survive with ln(1 - BER) = `ln_keep`:
+/// each state's share of the bits meets that state's error rate.
+pub fn bits_lost<R: Rng>(spent: [u64; 2], ln_keep: [f64; 2], bits: u64, rng: &mut R) -> bool {
+    let air = (spent[0] + spent[1]) as f64;
+    let ln_survive: f64 = (0..2)
+        .filter(|&s| spent[s] > 0)
+        .map(|s| ln_keep[s] * bits as f64 * spent[s] as f64 / air)
+        .sum();
+    rng.random::<f64>() < -f64::exp_m1(ln_survive)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
