@@ -1,0 +1,1 @@
+"""One module per study; see satcp.reproduce.model.Study."""
