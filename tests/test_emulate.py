@@ -16,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import time
+import uuid
 
 import pytest
 
@@ -150,8 +151,23 @@ def test_without_privilege_or_tun_says_so_in_one_line(emulator, small_file):
     assert hidden.stderr.count("\n") == 1 and "/dev/net/tun" in hidden.stderr
 
 
+# Every process these tests start inherits this tag, so the leftover checks
+# see only this session's processes, not an emulation someone else runs on
+# the same machine at the same time.
+TEST_TAG = f"SATCP_TEST_TAG={uuid.uuid4().hex}"
+os.environ["SATCP_TEST_TAG"] = TEST_TAG.partition("=")[2]
+
+
+def _ours(proc: pathlib.Path) -> bool:
+    try:
+        return TEST_TAG.encode() in (proc / "environ").read_bytes().split(b"\0")
+    except OSError:
+        return False
+
+
 def _leftovers() -> list[str]:
-    """satcp's namespaces, devices and processes still on this machine."""
+    """satcp's namespaces and devices still on this machine, and the
+    processes this test session started that still run."""
     found = []
     netns = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     found += [f"netns {line}" for line in netns.splitlines() if "satcp" in line]
@@ -163,7 +179,7 @@ def _leftovers() -> list[str]:
                 cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
             except OSError:
                 continue
-            if "satcp._emu_child" in cmd or "satcp-emu " in cmd:
+            if ("satcp._emu_child" in cmd or "satcp-emu " in cmd) and _ours(proc):
                 found.append(f"process {proc.name}: {cmd}")
     return found
 

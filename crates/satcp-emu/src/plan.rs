@@ -50,23 +50,17 @@ fn error(key: impl Into<String>, message: impl Into<String>) -> ScenarioError {
 /// Reads the scenario JSON and plans it for the kernel; `available` is
 /// `tcp_available_congestion_control`.
 pub fn plan(scenario: &Value, available: &[String]) -> Result<Plan, ScenarioError> {
-    let mut tree = scenario.clone();
-    // The simulator knows no cubic or bbr: validate the other keys with a
-    // stand-in variant and keep the names the scenario gave.
+    // Every variant the kernel runs is also a simulator variant, so the
+    // simulator's loader checks the other keys as it would for `satcp run`.
     let mut ccs = Vec::new();
-    if let Some(flows) = tree.get_mut("flow").and_then(Value::as_array_mut) {
-        for (i, flow) in flows.iter_mut().enumerate() {
+    if let Some(flows) = scenario.get("flow").and_then(Value::as_array) {
+        for (i, flow) in flows.iter().enumerate() {
             let name = flow.get("variant").and_then(Value::as_str).unwrap_or("newreno").to_string();
             let cc = kernel_cc(&name, available).map_err(|m| error(format!("flow.{i}.variant"), m))?;
-            if cc != "reno" {
-                if let Some(obj) = flow.as_object_mut() {
-                    obj.insert("variant".into(), Value::from("newreno"));
-                }
-            }
             ccs.push((name, cc));
         }
     }
-    let text = serde_json::to_string(&tree).map_err(|e| error("", e.to_string()))?;
+    let text = serde_json::to_string(scenario).map_err(|e| error("", e.to_string()))?;
     let scenario = Scenario::from_json(&text)?;
     refuse_path(&scenario)?;
     let mut flows = Vec::new();
