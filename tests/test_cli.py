@@ -129,6 +129,9 @@ BAD_INPUTS = {
                                       ["key `flow.0.cc.vegas_alpha`", "cubic_"]),
     "cc key out of range": (SMALL_TOML, ["--set", "flow.0.variant=ceten-reno", "--set", "flow.0.cc.ceten_alpha=3"],
                             ["key `flow.0.cc.ceten_alpha`", "(0, 1]"]),
+    "byte counting on a controller with its own growth": (
+        SMALL_TOML, ["--set", "flow.0.variant=cubic", "--set", "flow.0.byte_counting=true"],
+        ["key `flow.0.byte_counting`", "Reno-growth variants"]),
     "unknown cc key": (SMALL_TOML, ["--set", "flow.0.cc.vegas_delta=1"], ["key `flow.0.cc.vegas_delta`", "vegas_alpha"]),
 }
 

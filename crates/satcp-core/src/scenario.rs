@@ -165,6 +165,9 @@ pub struct FlowSpec {
     /// RFC 3042 limited transmit: new data on the first two duplicate ACKs.
     #[serde(default)]
     pub limited_transmit: bool,
+    /// RFC 3465: grow per segment acknowledged (at most 2 per ACK), as Linux; Reno-growth controllers only.
+    #[serde(default)]
+    pub byte_counting: bool,
     /// NewReno's timer on partial ACKs: "impatient" (RFC 6582 §3.2) or "slow-but-steady".
     #[serde(default = "defaults::partial_ack_timer")]
     pub partial_ack_timer: PartialAckTimer,
@@ -382,6 +385,9 @@ impl FlowSpec {
         }
         if self.max_rto.0 < self.min_rto.0 {
             return Err(error(key("max_rto"), "smaller than min_rto"));
+        }
+        if self.byte_counting && !info.cc.grows_as_reno() {
+            return Err(error(key("byte_counting"), format!("variant \"{}\" has its own growth rule; accepted with the Reno-growth variants (rfc793, tahoe, reno, newreno, sack, fack, westwood, ceten-*)", self.variant)));
         }
         self.cc.validate(info.cc, &self.variant).map_err(|(name, message)| error(key(&format!("cc.{name}")), message))
     }

@@ -111,6 +111,7 @@ impl Simulation {
                     sack,
                     handshake: spec.handshake,
                     limited_transmit: spec.limited_transmit,
+                    byte_counting: spec.byte_counting,
                     partial_ack_timer: spec.partial_ack_timer,
                     bytes: spec.bytes.0,
                     rto: RtoConfig {

@@ -143,6 +143,37 @@ fn reno_under_random_loss_follows_the_mathis_model() {
 }
 
 #[test]
+fn delayed_acks_follow_mathis_with_b_2_unless_bytes_are_counted() {
+    // Mathis et al. 1997 with b segments per ACK: C = sqrt(3 / (2b)). Per-ACK
+    // growth (RFC 5681) with delayed ACKs is b = 2; RFC 3465 byte counting
+    // restores b = 1's growth, which is what Linux does (benches/README.md:
+    // the kernel's Reno over the emulator is sqrt(2) above per-ACK Reno).
+    let toml = |counting: bool| {
+        format!(
+            r#"
+        duration = "2000s"
+        [path]
+        rate = "10Mbps"
+        delay = "250ms"
+        ber = 1e-7
+        [[flow]]
+        variant = "reno"
+        mss = 1460
+        delayed_ack = 2
+        byte_counting = {counting}
+        "#
+        )
+    };
+    let p = 1.0 - (1.0f64 - 1e-7).powf(12_000.0);
+    let rtt = rtt(0.25, 10e6, 1500.0, 40.0);
+    let mathis = |b: f64| 1460.0 * 8.0 / rtt * (3.0 / (2.0 * b)).sqrt() / p.sqrt();
+    let per_ack = mean_goodput(&toml(false), 1..6);
+    let counted = mean_goodput(&toml(true), 1..6);
+    assert!((per_ack / mathis(2.0) - 1.0).abs() < 0.2, "per-ACK {per_ack:.0} b/s, Mathis b=2 {:.0}", mathis(2.0));
+    assert!((counted / mathis(1.0) - 1.0).abs() < 0.2, "counted {counted:.0} b/s, Mathis b=1 {:.0}", mathis(1.0));
+}
+
+#[test]
 fn same_seed_same_result_other_seed_other_result() {
     let toml = r#"
         duration = "60s"

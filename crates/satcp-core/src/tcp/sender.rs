@@ -7,7 +7,7 @@ mod cc_hooks;
 mod prr;
 mod sack_recovery;
 
-use super::cc::{Cc, CcKind, CcParams, Congestion, Window};
+use super::cc::{Ack, Cc, CcKind, CcParams, Congestion, Window};
 use super::recovery::{OnDupAck, OnNewAck, PartialAckTimer, Recovery, RecoveryKind};
 use super::rto::{RtoConfig, RttEstimator};
 use super::scoreboard::Scoreboard;
@@ -38,6 +38,8 @@ pub struct SenderConfig {
     pub handshake: bool,
     /// RFC 3042: a new segment on each of the first two duplicate ACKs.
     pub limited_transmit: bool,
+    /// RFC 3465 byte counting: window growth per segment acknowledged, not per ACK.
+    pub byte_counting: bool,
     pub partial_ack_timer: PartialAckTimer,
     /// Bytes to transfer; 0 = unlimited.
     pub bytes: u64,
@@ -302,6 +304,26 @@ impl Sender {
         self.output(now, out);
     }
 
+    /// Window growth for an ACK outside recovery. RFC 5681 grows per ACK, so
+    /// delayed ACKs halve congestion avoidance; with `byte_counting` the
+    /// controller sees one call per segment acknowledged, at most L = 2
+    /// (RFC 3465 §2.2), which is how Linux's Reno grows (`tcp_cong_avoid_ai`
+    /// counts packets acked).
+    fn grow_window(&mut self, info: &Ack) {
+        if !self.cfg.byte_counting {
+            return self.cc.on_ack(&mut self.window, info);
+        }
+        //= rfc3465#section-2.2
+        //# the TCP sender SHOULD increase cwnd by no more than L*SMSS bytes
+        //# ... L=2*SMSS bytes
+        let mss = self.window.mss;
+        let segments = info.acked.div_ceil(mss).clamp(1, 2);
+        for k in 0..segments {
+            let share = Ack { acked: (info.acked - k * mss).min(mss), ..*info };
+            self.cc.on_ack(&mut self.window, &share);
+        }
+    }
+
     /// A new cumulative ACK; returns the delivery-rate sample, when kept.
     fn on_new_ack(&mut self, now: Time, ack: &Packet, out: &mut Vec<Packet>) -> Option<super::cc::RateSample> {
         let acked = ack.ack - self.snd_una;
@@ -317,7 +339,7 @@ impl Sender {
         match self.recovery.on_new_ack(ack.ack) {
             OnNewAck::Grow => {
                 let info = self.ack_info(now, acked, false, rate);
-                self.cc.on_ack(&mut self.window, &info);
+                self.grow_window(&info);
             }
             OnNewAck::Exit => self.exit_fast_recovery(acked),
             OnNewAck::Partial => {

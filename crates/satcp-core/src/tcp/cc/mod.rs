@@ -144,6 +144,12 @@ impl CcKind {
         matches!(self, CcKind::Vegas | CcKind::Bbr)
     }
 
+    /// Whether the controller grows its window by `reno::grow` (what
+    /// RFC 3465 byte counting changes).
+    pub fn grows_as_reno(self) -> bool {
+        matches!(self, CcKind::Reno | CcKind::Westwood | CcKind::Ceten)
+    }
+
     /// The `[flow.cc]` keys prefix this controller reads.
     pub fn key_prefix(self) -> Option<&'static str> {
         match self {

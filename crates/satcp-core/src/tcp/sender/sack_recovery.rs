@@ -167,7 +167,7 @@ impl Sender {
                 self.sack.after_timeout = false;
             }
             let info = self.ack_info(now, acked, false, rate);
-            self.cc.on_ack(&mut self.window, &info);
+            self.grow_window(&info);
         }
         if self.snd_una >= self.data_end() {
             self.phase = Phase::Done;

@@ -29,6 +29,7 @@ pub(super) fn sender_config(recovery: RecoveryKind, initial_cwnd: u32) -> Sender
         sack: false,
         handshake: false,
         limited_transmit: false,
+        byte_counting: false,
         partial_ack_timer: PartialAckTimer::Impatient,
         bytes: 0,
         rto: RtoConfig::default(),
@@ -130,6 +131,36 @@ fn congestion_avoidance_adds_about_one_segment_per_rtt() {
     }
     let grown = h.sender.window.cwnd - start;
     assert!((900..=1000).contains(&grown), "grew {grown} bytes in one RTT");
+}
+
+/// Growth over one window of delayed ACKs (each covering two segments).
+fn growth_with_delayed_acks(byte_counting: bool, initial_ssthresh: u64) -> u64 {
+    let mut config = sender_config(RecoveryKind::Reno, 10);
+    config.initial_ssthresh = initial_ssthresh;
+    config.byte_counting = byte_counting;
+    let mut h = Harness::new(config);
+    let start = h.sender.window.cwnd;
+    for i in 1..=5 {
+        h.ack_at(i * NS_PER_MS, 2 * i * MSS);
+    }
+    h.sender.window.cwnd - start
+}
+
+#[test]
+fn delayed_acks_halve_avoidance_unless_bytes_are_counted() {
+    // RFC 5681 eq. 3 per ACK: five ACKs for ten segments add about half a segment.
+    let per_ack = growth_with_delayed_acks(false, 5 * MSS);
+    assert!((450..=500).contains(&per_ack), "per-ACK growth {per_ack}");
+    // RFC 3465: growth per segment acknowledged, about one segment per window.
+    let counted = growth_with_delayed_acks(true, 5 * MSS);
+    assert!((900..=1000).contains(&counted), "byte-counted growth {counted}");
+}
+
+#[test]
+fn byte_counting_slow_start_adds_two_segments_per_delayed_ack() {
+    // RFC 3465 §2.2 with L = 2: an ACK of two segments adds two, not one.
+    assert_eq!(growth_with_delayed_acks(false, u64::MAX), 5 * MSS);
+    assert_eq!(growth_with_delayed_acks(true, u64::MAX), 10 * MSS);
 }
 
 /// Sends ten segments and returns a harness whose first segment (1) is lost:
