@@ -149,10 +149,12 @@ impl Scoreboard {
         newly
     }
 
-    /// Applies the loss rule to every hole it now condemns. Holes are only
-    /// ever added to the lost set, so a moving frontier keeps this cheap.
-    pub fn mark_losses(&mut self) {
-        let Some(frontier) = self.loss_frontier() else { return };
+    /// Applies the loss rule to every hole it now condemns and returns how
+    /// many segments it newly marked lost. Holes are only ever added to the
+    /// lost set, so a moving frontier keeps this cheap.
+    pub fn mark_losses(&mut self) -> u64 {
+        let Some(frontier) = self.loss_frontier() else { return 0 };
+        let before = self.lost_out;
         let mut segment = self.loss_marked_to.max(self.base);
         while segment < frontier {
             let i = self.index(segment);
@@ -164,6 +166,7 @@ impl Scoreboard {
             segment += 1;
         }
         self.loss_marked_to = self.loss_marked_to.max(frontier);
+        self.lost_out - before
     }
 
     /// Segments below this number satisfy the loss rule.

@@ -205,7 +205,7 @@ impl Bbr {
             }
             //= draft-cardwell-iccrg-bbr-congestion-control-00#section-4.3.2.3
             //# if (BBR.state == Drain and packets_in_flight <= BBRInflight(1.0)) BBREnterProbeBW()
-            State::Drain if self.inflight(1.0).is_some_and(|bdp| ack.flight <= bdp) => self.enter_probe_bw(now),
+            State::Drain if self.inflight(1.0).is_some_and(|bdp| ack.in_flight <= bdp) => self.enter_probe_bw(now),
             State::ProbeBw => self.advance_cycle(ack),
             _ => {}
         }
@@ -221,9 +221,9 @@ impl Bbr {
         let full_length = ack.now - self.cycle_stamp > rt;
         let bdp = |g| self.inflight(g).unwrap_or(u64::MAX);
         let next = if self.pacing_gain > 1.0 {
-            full_length && (ack.in_recovery || ack.flight + ack.delivered >= bdp(self.pacing_gain))
+            full_length && (ack.in_recovery || ack.in_flight + ack.delivered >= bdp(self.pacing_gain))
         } else if self.pacing_gain < 1.0 {
-            full_length || ack.flight <= bdp(1.0)
+            full_length || ack.in_flight <= bdp(1.0)
         } else {
             full_length
         };
@@ -251,7 +251,7 @@ impl Bbr {
         }
         let min_pipe = self.cfg.min_pipe_cwnd_segments * self.mss;
         match self.probe_rtt_done {
-            None if ack.flight <= min_pipe => {
+            None if ack.in_flight <= min_pipe => {
                 self.probe_rtt_done = Some(now + self.cfg.probe_rtt_duration);
                 self.probe_rtt_round_done = false;
                 self.next_round_delivered = ack.total_delivered;
@@ -294,11 +294,17 @@ impl Bbr {
 
     fn set_cwnd(&mut self, w: &mut Window, ack: &Ack) {
         let min_pipe = self.cfg.min_pipe_cwnd_segments * self.mss;
+        //= Linux tcp_bbr.c, bbr_set_cwnd_to_recover_or_restore
+        //# An ACK for P pkts should release at most 2*P packets. We do this
+        //# in two steps. First, here we deduct the number of lost packets.
+        if ack.newly_lost > 0 {
+            w.cwnd = w.cwnd.saturating_sub(ack.newly_lost).max(self.mss);
+        }
         // Loss recovery: packet conservation for one round, then the model (draft §4.2.3.4).
         if ack.in_recovery && !self.in_recovery {
             self.in_recovery = true;
             self.prior_cwnd = self.prior_cwnd.max(w.cwnd);
-            w.cwnd = (ack.flight + ack.delivered).max(self.mss);
+            w.cwnd = (ack.in_flight + ack.delivered).max(self.mss);
             self.conservation_until_round = self.round + 1;
         } else if !ack.in_recovery && self.in_recovery {
             //# BBRRestoreCwnd(): cwnd = max(cwnd, BBR.prior_cwnd)
@@ -312,7 +318,7 @@ impl Bbr {
         let initial = *self.initial_cwnd.get_or_insert(w.cwnd);
         let conserving = self.in_recovery && self.round < self.conservation_until_round;
         if conserving {
-            w.cwnd = w.cwnd.max(ack.flight + ack.delivered);
+            w.cwnd = w.cwnd.max(ack.in_flight + ack.delivered);
         } else {
             match target {
                 //# if (BBR.filled_pipe) cwnd = min(cwnd + packets_delivered, target_cwnd)
@@ -401,6 +407,7 @@ mod tests {
             self.bbr.on_rtt(rtt, self.now);
             let mut a = ack(MSS, self.now);
             a.flight = flight;
+            a.in_flight = flight;
             a.total_delivered = self.delivered;
             a.rate = Some(RateSample { delivered: self.delivered - prior, interval: ((self.delivered - prior) as f64 / rate * 1e9) as Time, prior_delivered: prior });
             self.bbr.on_every_ack(&mut self.w, &a);
@@ -465,5 +472,44 @@ mod tests {
         p.ack(1e6, 120 * NS_PER_MS, 50 * MSS);
         assert_eq!(p.bbr.state, State::ProbeRtt);
         assert_eq!(p.w.cwnd, 4 * MSS);
+    }
+
+    #[test]
+    fn probe_rtt_ends_when_the_pipe_drains_though_holes_stay_open() {
+        // With SACK, SND.MAX - SND.UNA spans SACKed and lost data; BBR's
+        // inflight is the pipe (Linux tcp_packets_in_flight), or ProbeRTT
+        // could not end while a hole stays open.
+        let mut p = Path::new();
+        p.bbr.on_rtt(100 * NS_PER_MS, 0);
+        p.now = 11 * NS_PER_S;
+        p.ack(1e6, 120 * NS_PER_MS, 50 * MSS);
+        assert_eq!(p.bbr.state, State::ProbeRtt);
+        for _ in 0..400 {
+            p.now += NS_PER_MS;
+            p.delivered += MSS;
+            let mut a = ack(MSS, p.now);
+            a.flight = 500 * MSS;
+            a.in_flight = 3 * MSS;
+            a.total_delivered = p.delivered;
+            a.rate = Some(RateSample { delivered: MSS, interval: 120 * NS_PER_MS, prior_delivered: p.delivered - MSS });
+            p.bbr.on_every_ack(&mut p.w, &a);
+        }
+        assert_ne!(p.bbr.state, State::ProbeRtt, "ProbeRTT lasts 200 ms and a round once the pipe is down to 4 segments");
+    }
+
+    #[test]
+    fn losses_come_off_the_window_during_recovery() {
+        //= Linux tcp_bbr.c, bbr_set_cwnd_to_recover_or_restore
+        //# if (rs->losses > 0) cwnd = max_t(s32, cwnd - rs->losses, 1);
+        let mut p = Path::new();
+        let mut a = ack(MSS, 0);
+        a.in_recovery = true;
+        a.in_flight = 50 * MSS;
+        p.bbr.on_every_ack(&mut p.w, &a);
+        assert_eq!(p.w.cwnd, 51 * MSS, "recovery starts from packet conservation");
+        a.in_flight = 30 * MSS;
+        a.newly_lost = 10 * MSS;
+        p.bbr.on_every_ack(&mut p.w, &a);
+        assert_eq!(p.w.cwnd, 41 * MSS, "ten segments found lost leave the window");
     }
 }

@@ -63,15 +63,21 @@ pub struct Ack {
     pub acked: u64,
     /// Bytes newly delivered to the receiver: cumulative plus newly SACKed.
     pub delivered: u64,
-    /// Bytes outstanding after this ACK.
+    /// Bytes outstanding after this ACK (SND.MAX - SND.UNA).
     pub flight: u64,
+    /// Bytes the sender believes are still in the network: with SACK, RFC 6675
+    /// pipe (SACKed and presumed-lost segments left out, as Linux's
+    /// `tcp_packets_in_flight`); without, `flight`.
+    pub in_flight: u64,
+    /// Bytes this ACK newly marked lost (SACK scoreboard only).
+    pub newly_lost: u64,
     /// The receiver's window.
     pub rwnd: u64,
     /// The sender's smoothed RTT.
     pub srtt: Option<Time>,
     /// A delivery-rate sample, when the sender keeps a send log.
     pub rate: Option<RateSample>,
-    /// Loss recovery (fast recovery or SACK recovery) is under way.
+    /// Loss recovery (fast recovery, SACK recovery, or the resends after an RTO) is under way.
     pub in_recovery: bool,
     /// This ACK repeats the previous cumulative ACK.
     pub duplicate: bool,
@@ -287,6 +293,8 @@ pub(crate) mod testing {
             acked,
             delivered: acked,
             flight: 0,
+            in_flight: 0,
+            newly_lost: 0,
             rwnd: u64::MAX,
             srtt: None,
             rate: None,

@@ -103,14 +103,26 @@ impl Sender {
             acked,
             delivered: acked,
             flight: self.flight_size(),
+            in_flight: self.in_flight(),
+            newly_lost: 0,
             rwnd: self.receive_window(),
             srtt: self.rtt.srtt(),
             rate,
-            in_recovery: self.recovery.in_fast_recovery || self.sack.in_recovery,
+            // The resends after an RTO up to its recovery point count too, as
+            // Linux's TCP_CA_Loss state does for the controllers.
+            in_recovery: self.recovery.in_fast_recovery || self.sack.in_recovery || self.sack.after_timeout,
             duplicate,
             snd_una: self.snd_una,
             snd_max: self.snd_max,
             total_delivered: self.delivered_estimate(),
+        }
+    }
+
+    /// RFC 6675 pipe in bytes when a scoreboard is kept, else the flight size.
+    pub(super) fn in_flight(&self) -> u64 {
+        match &self.scoreboard {
+            Some(board) => board.pipe() * self.window.mss,
+            None => self.flight_size(),
         }
     }
 

@@ -30,7 +30,7 @@ pub struct SackRecovery {
     rate_halving_acks: u32,
     rate_halving_sends: u32,
     /// After an RTO, lost segments are resent under cwnd up to `recovery_point`.
-    after_timeout: bool,
+    pub(super) after_timeout: bool,
     prr: Prr,
 }
 
@@ -83,7 +83,7 @@ impl Sender {
                 newly_sacked += board.sack(left.max(ack.ack), right);
             }
         }
-        board.mark_losses();
+        let newly_lost = board.mark_losses() * mss;
         let was_in_recovery = self.sack.in_recovery;
         if was_in_recovery && self.style() == RecoveryKind::Fack && self.board().detect_lost_retransmissions() > 0 {
             //= Mathis & Mahdavi 1996 §3 (Hayes §2.8.4)
@@ -114,6 +114,7 @@ impl Sender {
         let duplicate = !new_ack && newly_sacked > 0;
         let mut info = self.ack_info(now, ack.ack - una_before, duplicate, rate);
         info.delivered = self.delivered_estimate().saturating_sub(delivered_before);
+        info.newly_lost = newly_lost;
         //= rfc6937#section-3.1
         //# DeliveredData = change_in(snd.una) + change_in(SACKd)
         let delivered = (ack.ack - una_before) + newly_sacked * mss;
@@ -121,6 +122,7 @@ impl Sender {
             self.enter_sack_recovery(now, delivered, out);
             info.in_recovery = true;
             info.flight = self.flight_size();
+            info.in_flight = self.in_flight();
             self.cc.on_every_ack(&mut self.window, &info);
             return self.sack_output(now, out);
         }
