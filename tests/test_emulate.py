@@ -223,3 +223,12 @@ def test_compare_prints_both(emulator, cli, small_file):
     out = cli("compare", small_file, "--set", "duration=3s", "--set", "flow.0.variant=reno")
     assert out.returncode == 0, out.stderr
     assert "simulator" in out.stdout and "Linux" in out.stdout and "goodput" in out.stdout
+    assert "flow.0.byte_counting=true" in out.stdout, "Reno grows per ACK in the simulator: say so"
+
+
+def test_growth_notes_name_only_per_ack_reno_flows():
+    from satcp.cli_emulate import growth_notes
+
+    tree = {"flow": [{"variant": "reno"}, {"variant": "cubic"}, {"variant": "newreno", "byte_counting": True}, {}]}
+    notes = growth_notes(tree)
+    assert [n.split(":")[0] for n in notes] == ["flow 0", "flow 3"]

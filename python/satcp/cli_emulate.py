@@ -147,4 +147,22 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         ratio = f"{e / s:.2f}" if isinstance(s, (int, float)) and isinstance(e, (int, float)) and s else "-"
         table.add_row(label, _show(s, kind), _show(e, kind), ratio)
     _console().print(table)
+    for note in growth_notes(tree):
+        _console().print(note)
     return 0
+
+
+#: Variants whose window grows as Reno's, which RFC 3465 byte counting changes.
+_RENO_GROWTH = {"rfc793", "tahoe", "reno", "newreno", "sack", "fack", "westwood", "ceten-reno", "ceten-newreno"}
+
+
+def growth_notes(tree: dict) -> list[str]:
+    """A reminder for each flow whose simulated window grows per ACK while
+    Linux grows per segment acknowledged (benches/README.md: sqrt(2) apart
+    at BER 1e-6 with delayed ACKs)."""
+    notes = []
+    for i, flow in enumerate(tree.get("flow", [])):
+        if flow.get("variant", "newreno") in _RENO_GROWTH and not flow.get("byte_counting", False):
+            notes.append(f"flow {i}: Linux grows its window per segment acknowledged (RFC 3465); "
+                         f"--set flow.{i}.byte_counting=true makes the simulator grow the same way")
+    return notes
