@@ -94,3 +94,16 @@ def test_design_ber_levels_give_their_labelled_plr(design, mss):
         got = plr(bers["path.errors.ber_rain"], mss)
         want = 0.0 if label == "clear" else float(label)
         assert math.isclose(got, want, rel_tol=0.01, abs_tol=2e-4), (label, got)
+
+
+def test_mobile_tables_and_findings(report):
+    titles = " ".join(t.title for t in report.tables)
+    assert "Table 5.1" in titles and "Table 5.3" in titles
+    f = finding(report, "A larger MSS is better at low bad-state error")
+    assert f.reproduced, f.evidence
+    f = finding(report, "Reno prefers a smaller window than Vegas")
+    assert f.reproduced, f.evidence
+    rows = {r.label: r for t in report.tables if t.title.startswith("Table 5.1 — throughput") for r in t.rows}
+    # Between handoffs both fill the 19.2 kb/s link: his absolute numbers, to within 10%.
+    for row in rows.values():
+        assert abs(row.ratio - 1) <= 0.10, (row.label, row.ours, row.published)

@@ -13,7 +13,7 @@ from ...experiment.store import read_results
 from ...experiment.sweep import sweep
 from ...stats.descriptive import t_interval
 
-__all__ = ["DESIGNS", "run_design", "mean_ci", "bar_figure"]
+__all__ = ["DESIGNS", "run_design", "mean_ci", "series", "near", "bar_figure"]
 
 #: scenarios/studies/ in the source tree (designs refer to scenarios beside them)
 DESIGNS = pathlib.Path(__file__).resolve().parents[4] / "scenarios" / "studies"
@@ -44,6 +44,32 @@ def mean_ci(values, level: float = 0.95) -> tuple[float, float | None]:
         return mean, None
     low, high = t_interval(mean, float(x.std(ddof=1)), len(x), level)
     return mean, (high - low) / 2
+
+
+#: Levels whose mean is within this fraction of the best are tied with it:
+#: a difference under 1% could not be read off a study's figures.
+TIED = 0.01
+
+
+def series(df, factor: str, metric: str = "kbytes") -> dict:
+    """level -> per-replication ``metric`` (averaged over any other rows), in replication order."""
+    per = df.groupby([factor, "replication"], sort=False)[metric].mean()
+    return {lvl: per[lvl].sort_index().to_numpy() for lvl in dict.fromkeys(df[factor])}
+
+
+def near(series: dict, best, his) -> bool:
+    """His level is next to our best on the grid, tied with it (within
+    TIED), or not distinguishable from it: the paired (common random
+    numbers) difference's 95% t interval holds 0."""
+    levels = list(series)
+    if his not in series:
+        return False
+    if abs(levels.index(his) - levels.index(best)) <= 1:
+        return True
+    if series[his].mean() >= (1 - TIED) * series[best].mean():
+        return True
+    diff, ci = mean_ci(series[best] - series[his])
+    return ci is not None and abs(diff) <= ci
 
 
 def bar_figure(title: str, groups: dict[str, dict[str, float]], ylabel: str, out: pathlib.Path) -> pathlib.Path:

@@ -3,8 +3,8 @@
 (Tables 4.2-4.4) and the optimised comparisons over PLR and end-to-end
 delay (Tables 4.5, 4.6), re-run from scenarios/studies/leung1998/.
 
-The mobile chapter (Tables 5.1-5.4) is not re-run here: see the report's
-notes."""
+and, from the mobile chapter (002.md §4.2), Tables 5.1 and 5.3
+(_leung_mobile.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,10 @@ import pathlib
 import time
 
 from ..model import Figure, Finding, Row, StudyReport, Table
+from . import _leung_mobile
 from ._sim import DESIGNS, bar_figure, mean_ci, run_design
+from ._sim import near as is_near
+from ._sim import series as _series
 
 name = "leung1998"
 title = ("E. Y. F. Leung, \"Modeling and analysis of TCP in satellite and mobile data networks "
@@ -47,9 +50,6 @@ TABLE_4_5 = {("clear", "vegas"): 170.31, ("clear", "reno"): 138.56, ("clear", "r
 TABLE_4_6 = {(0.35, "vegas"): 147.82, (0.35, "reno"): 105.52, (0.35, "rfc"): 18.57,
              (0.65, "vegas"): 102.23, (0.65, "reno"): 69.13, (0.65, "rfc"): 8.87,
              (0.85, "vegas"): 81.69, (0.85, "reno"): 53.45, (0.85, "rfc"): 6.71}
-#: Levels whose mean is within this fraction of our best are tied with it:
-#: a difference under 1% could not be read off his figures.
-TIED = 0.01
 #: No spread was published: a row further than this from his value (as a ratio) carries its cause.
 OFF = 0.10
 
@@ -63,6 +63,7 @@ def run(out: pathlib.Path, *, quick: bool, workers: int | None) -> StudyReport:
     reps = 3 if quick else None
     runs = {d: _kbytes(run_design(HERE / f"{d}.toml", out, replications=reps, workers=workers))
             for d in ("mtws", "mad", "mss", "optimal", "ete")}
+    mobile = _leung_mobile.run(out, replications=reps, workers=workers)
     rep = StudyReport(study=name, title=title, quick=quick)
     rep.notes += [
         "Single-path model of his satellite network (002.md §6.2 A.9, A.10): the flow's own overflow of the "
@@ -71,8 +72,10 @@ def run(out: pathlib.Path, *, quick: bool, workers: int | None) -> StudyReport:
         "Each assumption is commented beside its key in scenarios/studies/leung1998/.",
         "P_D levels set BER_R by eq. (1) with b = 0.01, g = 0.05, BER_C = 1e-8 (A.3); the ACK channel has its "
         "own chain (A.4). MSS 1460 is not run: the simulator does not fragment IP datagrams (B.18).",
-        "Not re-run: the mobile chapter (Tables 5.1-5.4), whose fading parameters he never gives (A.5-A.7); "
-        "scenarios/leung-mobile-cdpd.toml has our reading of the channel.",
+        "Mobile chapter: Tables 5.1 and 5.3 on scenarios/leung-mobile-cdpd.toml, our reading of his channel "
+        "(fading at 850 MHz and -10 dB, a packet meeting the BER of the states its air time falls in, 50 ms "
+        "delay: A.5-A.7). Not re-run: Table 5.2 (MAD, whose rows conflict, C.25), Table 5.4 (the joint "
+        "optimum over MTWS x MAD x MSS) and P-TCP (§2.6).",
         "His optimum of Table 4.4 is over the PLR range; ours is the level with the highest mean throughput "
         "over PLR 0.001 and 0.01. 'Near' means within one level of our grid, or not distinguishable from our "
         "best: within 1% of it, or the paired difference's 95% t interval holds 0 (replications share their random "
@@ -88,10 +91,12 @@ def run(out: pathlib.Path, *, quick: bool, workers: int | None) -> StudyReport:
     rep.tables.append(_optimum_table(optima))
     rep.tables += _optimal_tables(runs["optimal"], "plr", TABLE_4_5, "Table 4.5", "P_D")
     rep.tables += _optimal_tables(runs["ete"], "path.delay", TABLE_4_6, "Table 4.6", "ETE delay")
+    rep.tables += _leung_mobile.tables(mobile)
     rep.findings += _vegas_findings(runs)
     rep.findings += _optimum_findings(optima)
+    rep.findings += _leung_mobile.findings(mobile)
     rep.figures.append(_figure(runs["optimal"], out))
-    rep.runs = sum(df.attrs["runs"] for df in runs.values())
+    rep.runs = sum(df.attrs["runs"] for df in [*runs.values(), *mobile.values()])
     rep.wall_s = time.perf_counter() - started
     return rep
 
@@ -121,12 +126,6 @@ def _cells(df, *by) -> dict:
     return {k if isinstance(k, tuple) else (k,): mean_ci(g["kbytes"]) for k, g in df.groupby(list(by), sort=False)}
 
 
-def _series(df, factor: str) -> dict:
-    """level -> per-replication Kbytes/s (averaged over any other rows), in replication order."""
-    per = df.groupby([factor, "replication"], sort=False)["kbytes"].mean()
-    return {lvl: per[lvl].sort_index().to_numpy() for lvl in dict.fromkeys(df[factor])}
-
-
 def _optima(df, factor: str) -> dict:
     """variant -> (best level, per-replication series by level) over the lossy
     PLRs (Table 4.4's range): each replication's mean over P_D 0.001 and 0.01."""
@@ -136,21 +135,6 @@ def _optima(df, factor: str) -> dict:
         series = _series(g, factor)
         out[v] = (max(series, key=lambda lvl: series[lvl].mean()), series)
     return out
-
-
-def _near(series: dict, best, his) -> bool:
-    """His level is next to our best on the grid, tied with it (within
-    TIED), or not distinguishable from it: the paired (common random
-    numbers) difference's 95% t interval holds 0."""
-    levels = list(series)
-    if his not in series:
-        return False
-    if abs(levels.index(his) - levels.index(best)) <= 1:
-        return True
-    if series[his].mean() >= (1 - TIED) * series[best].mean():
-        return True
-    diff, ci = mean_ci(series[best] - series[his])
-    return ci is not None and abs(diff) <= ci
 
 
 def _off(ours: float, pub: float) -> bool:
@@ -205,7 +189,7 @@ def _sweep_tables(df, factor: str, published: dict, source: str, what: str, unit
         best = max(mine, key=lambda lvl: mine[lvl][0])
         label = f"{VARIANTS[v]}, {PLR_LABEL[plr]}"
         his = _level_of(levels, his_level, value)
-        near = his is not None and _near(series, best, his)
+        near = his is not None and is_near(series, best, his)
         best_rows.append(Row(f"{label}: optimal {what}", value(best), his_level,
                              explanation="" if near else _optimum_why(v, what, series)))
         if his is None:   # a level he names that our grid lacks
@@ -249,7 +233,7 @@ def _optimum_table(optima: dict) -> Table:
         for key, what, unit, his in (("mtws", "MTWS", "KB", mtws), ("mad", "MAD", "ms", mad), ("mss", "MSS", "bytes", mss)):
             best, series = optima[key][v]
             lvl = _level_of(list(series), his, conv[key])
-            near = lvl is not None and _near(series, best, lvl)
+            near = lvl is not None and is_near(series, best, lvl)
             rows.append(Row(f"{VARIANTS[v]}: {what} ({unit})", conv[key](best), his,
                             explanation="" if near else _optimum_why(v, what, series)))
     return Table("Table 4.4 — the suggested optimal TCP parameters", "002.md §3.4, thesis Table 4.4",
@@ -333,7 +317,7 @@ def _optimum_findings(optima: dict) -> list[Finding]:
             best, series = optima[key][v]
             his = TABLE_4_4[v][idx]
             lvl = _level_of(list(series), his, conv[key])
-            ok = lvl is not None and _near(series, best, lvl)
+            ok = lvl is not None and is_near(series, best, lvl)
             curve = ", ".join(f"{conv[key](level):g}: {s.mean():.1f}" for level, s in series.items())
             out.append(Finding(f"The optimal {what} of {VARIANTS[v]} is {his:g} {unit}", "002.md §3.4, thesis Table 4.4",
                                ok, f"ours {conv[key](best):g} {unit}; mean Kbytes/s over P_D 0.001 and 0.01: {curve}",
