@@ -222,8 +222,8 @@ def _optimum_why(variant: str, what: str, series: dict | None = None) -> str:
     if variant == "rfc" and what == "MTWS":
         return ("his TCP RFC gained nothing above 16 KB because Internet congestion losses cut its window to "
                 "one segment (§4.1); without them (A.9) ours keeps gaining from a larger window")
-    return ("our throughput curve differs in shape from his lost figure; the MAD is a delayed-ACK timer "
-            "here (B.16) and the Internet section is not modelled (A.9)")
+    return ("our throughput curve differs in shape from his (lost) figure: his Internet section, whose "
+            "congestion losses and delays shaped it, is not modelled here (A.9, A.10)")
 
 
 def _optimum_table(optima: dict) -> Table:
@@ -291,14 +291,13 @@ def _vegas_findings(runs: dict) -> list[Finding]:
                        "the ETE range, after optimisation", "002.md §6.1, Tables 4.5-4.6", ok,
                        "Vegas / Reno: " + ", ".join(f"{w} {r:.2f}" for (w, *_), r in zip(lossy, ratios)),
                        "" if ok else "Vegas's margin over Reno is smaller than his: " + WHY["low"]))
-    # Table 4.2 / 4.3 conditions at PLR 0.001 and 0.01, each variant at his optimum for that cell
+    # Tables 4.2 / 4.3 at PLR 0.001 and 0.01: each variant at its own best level of the sweep
     for design, factor, table, src in (("mtws", "flow.0.rwnd", TABLE_4_2, "Table 4.2"),
                                        ("mad", "flow.0.delayed_ack_timeout", TABLE_4_3, "Table 4.3")):
         cells = _cells(runs[design], "plr", factor, "variant")
         levels = list(dict.fromkeys(runs[design][factor]))
-        value = _kib if design == "mtws" else _ms
         best = {(plr, v): max(cells[(plr, lvl, v)][0] for lvl in levels) for (plr, v) in table}
-        cond = [p for p in ("0.001", "0.01")]
+        cond = ("0.001", "0.01")
         ok = all(best[(p, "vegas")] > best[(p, "reno")] and best[(p, "vegas")] > best[(p, "rfc")] for p in cond)
         out.append(Finding(f"Vegas's best throughput is above Reno's and TCP RFC's at PLR 0.001 and 0.01 "
                            f"({'MTWS' if design == 'mtws' else 'MAD'} sweep)", f"002.md §4.1, thesis {src}", ok,
