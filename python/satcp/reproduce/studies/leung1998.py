@@ -94,6 +94,7 @@ def run(out: pathlib.Path, *, quick: bool, workers: int | None) -> StudyReport:
     rep.tables += _leung_mobile.tables(mobile)
     rep.findings += _vegas_findings(runs)
     rep.findings += _optimum_findings(optima)
+    rep.findings += _sensitivity_findings(optima, runs["ete"])
     rep.findings += _leung_mobile.findings(mobile)
     rep.figures.append(_figure(runs["optimal"], out))
     rep.runs = sum(df.attrs["runs"] for df in [*runs.values(), *mobile.values()])
@@ -322,6 +323,44 @@ def _optimum_findings(optima: dict) -> list[Finding]:
                                ok, f"ours {conv[key](best):g} {unit}; mean Kbytes/s over P_D 0.001 and 0.01: {curve}",
                                "" if ok else _optimum_why(v, "MTWS" if key == "mtws" else key.upper(), series)))
     return out
+
+
+def _spread(series: dict) -> float:
+    """How much a parameter matters: (best - worst) / best of the mean curve."""
+    means = [s.mean() for s in series.values()]
+    return (max(means) - min(means)) / max(means)
+
+
+def _sensitivity_findings(optima: dict, ete) -> list[Finding]:
+    out = []
+    for key, what, claim, source in (
+            ("mtws", "MTWS", "The MTWS matters more for Vegas than for Reno", "002.md §4.1 (§4.6.1)"),
+            ("mad", "MAD", "The MAD affects Vegas most and TCP RFC least", "002.md §4.1 (after Table 4.3)"),
+            ("mss", "MSS", "The MSS affects Vegas more than Reno", "002.md §4.1 (§4.6.3)")):
+        s = {v: _spread(optima[key][v][1]) for v in VARIANTS}
+        ok = s["vegas"] > s["reno"] and (key != "mad" or s["reno"] > s["rfc"])
+        out.append(Finding(claim, source, ok,
+                           f"throughput range over the {what} levels, as a share of the best (P_D 0.001 and 0.01): "
+                           + ", ".join(f"{VARIANTS[v]} {x:.0%}" for v, x in s.items()),
+                           "" if ok else _sensitivity_why(key)))
+    cells = _cells(ete, "variant", "path.delay")
+    delays = list(dict.fromkeys(ete["path.delay"]))
+    falls = all(cells[(v, a)][0] > cells[(v, b)][0] for v in VARIANTS for a, b in zip(delays, delays[1:]))
+    out.append(Finding("Throughput falls as the end-to-end delay grows, for all three", "002.md §4.1 (§4.5, Table 4.6)",
+                       falls, "; ".join(f"{VARIANTS[v]}: " + ", ".join(f"{cells[(v, d)][0]:.1f}" for d in delays)
+                                        for v in VARIANTS) + f" Kbytes/s at ETE {', '.join(delays)}",
+                       "" if falls else "a longer delay did not lower some variant's throughput"))
+    return out
+
+
+def _sensitivity_why(key: str) -> str:
+    if key == "mad":
+        return ("our Vegas hardly depends on the MAD: as a delayed-ACK timer it only switches between ACKing every "
+                "segment and every second one (B.16), and our Vegas sizes its window from RTT measurements "
+                "(alpha..beta segments queued), not from the ACK count that moves Reno's and TCP RFC's growth")
+    return ("not established: our Reno gains more from larger segments than his did (at one segment per RTT of "
+            "growth a larger segment is a larger step); his Internet section, which limited his Reno (A.9), "
+            "is not modelled")
 
 
 # ---------------------------------------------------------------- figure
