@@ -403,7 +403,10 @@ def _fairness_findings(df, reading: str) -> list[Finding]:
 
 def _fairness_figure(df, reading: str, out: pathlib.Path) -> Figure:
     idx = _indices(df)
-    groups = {f"{mix} (J = {mean:.3f})": {f"{rtt} ms": g for rtt, g in zip(RTTS_MS, flows)}
+    names = {"adalr": "6x ADaLR NewReno, rwnd accumulate", "adalr-headroom": "6x ADaLR NewReno, rwnd headroom",
+             "newreno": "6x NewReno", "friendliness": "NewReno 25-100 ms + ADaLR 300-500 ms, accumulate",
+             "friendliness-headroom": "NewReno 25-100 ms + ADaLR 300-500 ms, headroom"}
+    groups = {f"{names.get(mix, mix)} (J = {mean:.3f})": {f"{rtt} ms": g for rtt, g in zip(RTTS_MS, flows)}
               for mix, (mean, _, flows) in idx.items()}
     path = bar_figure("Omueti fairness: goodput per flow by RTT (10 Mb/s bottleneck)", groups,
                       "goodput, Mb/s", out / "omueti-fairness.png")
