@@ -69,7 +69,10 @@ def run(out: pathlib.Path, *, quick: bool, workers: int | None) -> StudyReport:
         "Single-path model of his satellite network (002.md §6.2 A.9, A.10): the flow's own overflow of the "
         "bottleneck's 30 KB buffer stands in for his Internet congestion losses (tcplib background traffic is "
         "not modelled); the ETE delay is a constant; MAD is a delayed-ACK timer over two segments (B.16). "
-        "Each assumption is commented beside its key in scenarios/studies/leung1998/.",
+        "Each assumption is commented beside its key in scenarios/studies/leung1998/. His congestion "
+        "probability (0.04-0.05, C.23) cannot be a per-packet loss rate of his flow: at p = 0.04, MSS 512 and "
+        "RTT 0.6 s Mathis's bound (MSS/RTT x 1.22/sqrt(p)) is about 5 Kbytes/s, against his clear-sky Reno "
+        "of 130 Kbytes/s; so no per-packet congestion loss is added.",
         "P_D levels set BER_R by eq. (1) with b = 0.01, g = 0.05, BER_C = 1e-8 (A.3); the ACK channel has its "
         "own chain (A.4). MSS 1460 is not run: the simulator does not fragment IP datagrams (B.18).",
         "Mobile chapter: Tables 5.1 and 5.3 on scenarios/leung-mobile-cdpd.toml, our reading of his channel "
