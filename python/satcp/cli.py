@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_emulate import register as register_emulate  # emulate, compare
 
     register_emulate(commands)
+    from .cli_reproduce import register as register_reproduce  # reproduce
+
+    register_reproduce(commands)
     return parser
 
 

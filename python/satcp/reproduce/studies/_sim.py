@@ -9,25 +9,43 @@ import pathlib
 import numpy as np
 
 from ...experiment.design import load_design
-from ...experiment.store import read_results
+from ...experiment.store import ResultsError, read_results
 from ...experiment.sweep import sweep
 from ...stats.descriptive import t_interval
 
 __all__ = ["DESIGNS", "run_design", "mean_ci", "series", "near", "bar_figure"]
 
-#: scenarios/studies/ in the source tree (designs refer to scenarios beside them)
-DESIGNS = pathlib.Path(__file__).resolve().parents[4] / "scenarios" / "studies"
+def _designs_dir() -> pathlib.Path:
+    """scenarios/studies/: beside the source (an editable install), else in
+    the working directory (the checkout a wheel was installed from). The
+    designs refer to the scenarios beside them, so they are not packaged."""
+    for root in (pathlib.Path(__file__).resolve().parents[4], pathlib.Path.cwd()):
+        if (root / "scenarios" / "studies").is_dir():
+            return root / "scenarios" / "studies"
+    return pathlib.Path.cwd() / "scenarios" / "studies"
+
+
+#: scenarios/studies/ (designs refer to scenarios beside them)
+DESIGNS = _designs_dir()
 
 
 def run_design(path: pathlib.Path, out: pathlib.Path, *, overrides: list[str] | None = None,
                replications: int | None = None, workers: int | None = None):
     """Sweeps one design into ``out/runs/<stem>`` and returns its rows.
     ``overrides`` and ``replications`` shorten it for ``--quick``."""
+    if not path.is_file():
+        raise ResultsError("study design missing; run `satcp reproduce` from the satcp checkout "
+                           "(it reads scenarios/studies/)", file=str(path))
     design = load_design(path, overrides or None)
     if replications is not None:
         design.replications = replications
-    store = out / "runs" / path.stem
-    report = sweep(design, store, workers=workers, overwrite=True, progress=False)
+    # Quick and full runs are different designs: separate stores, each
+    # resumed where an interrupted reproduction left it.
+    store = out / "runs" / (path.stem + ("-quick" if overrides or replications is not None else ""))
+    try:
+        report = sweep(design, store, workers=workers, resume=True, progress=False)
+    except ResultsError:  # the design changed since: start its store again
+        report = sweep(design, store, workers=workers, overwrite=True, progress=False)
     df = read_results(store)
     df.attrs["runs"] = report.total
     return df
