@@ -94,7 +94,7 @@ def bar_figure(title: str, groups: dict[str, dict[str, float]], ylabel: str, out
     """Grouped bars: one group per key of ``groups``, one bar per inner key."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(9, 4.8), dpi=110, layout="constrained")
+    fig = Figure(figsize=(11, 4.8), dpi=110, layout="constrained")
     ax = fig.subplots()
     names = list(groups)
     labels = list(dict.fromkeys(k for g in groups.values() for k in g))
@@ -105,7 +105,7 @@ def bar_figure(title: str, groups: dict[str, dict[str, float]], ylabel: str, out
     ax.set_xticks(range(len(labels)), labels)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend()
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))  # outside: never over a bar
     ax.grid(axis="y", alpha=0.3)
     fig.savefig(out, format="png", metadata={})
     return out
