@@ -230,6 +230,15 @@ def _optimum_why(variant: str, what: str, series: dict | None = None) -> str:
             "congestion losses and delays shaped it, is not modelled here (A.9, A.10)")
 
 
+def _tied_why(series: dict, best, his, value, unit: str) -> str:
+    """Why a near optimum at another level still counts as his: the curve is flat between them."""
+    if his == best:
+        return ""
+    return (f"his {value(his):g} {unit} gives {series[his].mean():.1f} Kbytes/s against our best's "
+            f"{series[best].mean():.1f}: next to it on our grid, within 1%, or not distinguishable from it "
+            "(paired 95% interval), so the optimum is his within what the sweep can resolve")
+
+
 def _optimum_table(optima: dict) -> Table:
     rows = []
     conv = {"mtws": _kib, "mad": _ms, "mss": float}
@@ -239,7 +248,8 @@ def _optimum_table(optima: dict) -> Table:
             lvl = _level_of(list(series), his, conv[key])
             near = lvl is not None and is_near(series, best, lvl)
             rows.append(Row(f"{VARIANTS[v]}: {what} ({unit})", conv[key](best), his,
-                            explanation="" if near else _optimum_why(v, what, series)))
+                            explanation=_tied_why(series, best, lvl, conv[key], unit) if near
+                            else _optimum_why(v, what, series)))
     return Table("Table 4.4 — the suggested optimal TCP parameters", "002.md §3.4, thesis Table 4.4",
                  "KB / ms / bytes, as each row says", rows,
                  note="Ours: the best mean over P_D 0.001 and 0.01 in the MTWS (MSS 512, MAD 10 ms), MAD "
