@@ -10,6 +10,7 @@ import pathlib
 from ..model import Finding, Row, Table
 from ._sim import DESIGNS, mean_ci, run_design
 from ._sim import near as is_near
+from ._sim import tied_why
 from ._sim import series as _series
 
 HERE = DESIGNS / "leung1998"
@@ -62,7 +63,8 @@ def tables(runs: dict) -> list[Table]:
         ok = is_near(s, best, his)
         curve = ", ".join(f"{_kib(lvl):g} KB {x.mean():.0f}" for lvl, x in s.items())
         best_rows.append(Row(f"{VARIANTS[v]}, {cond}: best MTWS", _kib(best), his_kb,
-                             explanation="" if ok else f"our curve ({curve} Bytes/s) peaks elsewhere; the fading "
+                             explanation=tied_why(s, best, his, f"his {his_kb} KB", "Bytes/s", ".0f") if ok
+                             else f"our curve ({curve} Bytes/s) peaks elsewhere; the fading "
                                                        "parameters are ours (§6.2 A.6, A.7)"))
         mean, ci = mean_ci(s[his])
         tput_rows.append(Row(f"{VARIANTS[v]}, {cond}, MTWS {his_kb} KB", mean, his_bps, ours_ci=ci,

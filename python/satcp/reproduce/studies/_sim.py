@@ -13,7 +13,7 @@ from ...experiment.store import ResultsError, read_results
 from ...experiment.sweep import sweep
 from ...stats.descriptive import t_interval
 
-__all__ = ["DESIGNS", "run_design", "mean_ci", "series", "near", "bar_figure"]
+__all__ = ["DESIGNS", "run_design", "mean_ci", "series", "near", "tied_why", "bar_figure"]
 
 def _designs_dir() -> pathlib.Path:
     """scenarios/studies/: beside the source (an editable install), else in
@@ -88,6 +88,16 @@ def near(series: dict, best, his) -> bool:
         return True
     diff, ci = mean_ci(series[best] - series[his])
     return ci is not None and abs(diff) <= ci
+
+
+def tied_why(series: dict, best, his, name: str, unit: str, fmt: str = ".1f") -> str:
+    """Why an optimum at another level than ours still counts as his (``near``
+    said so): the curve is flat between the two. ``name`` labels his level."""
+    if his == best:
+        return ""
+    return (f"{name} gives {series[his].mean():{fmt}} {unit} against our best's {series[best].mean():{fmt}}: "
+            "next to it on our grid, within 1%, or not distinguishable from it (paired 95% interval), "
+            "so the optimum is his within what the sweep resolves")
 
 
 def bar_figure(title: str, groups: dict[str, dict[str, float]], ylabel: str, out: pathlib.Path) -> pathlib.Path:

@@ -14,7 +14,7 @@ import time
 
 from ..model import Figure, Finding, Row, StudyReport, Table
 from . import _leung_mobile
-from ._sim import DESIGNS, bar_figure, mean_ci, run_design
+from ._sim import DESIGNS, bar_figure, mean_ci, run_design, tied_why
 from ._sim import near as is_near
 from ._sim import series as _series
 
@@ -195,7 +195,8 @@ def _sweep_tables(df, factor: str, published: dict, source: str, what: str, unit
         his = _level_of(levels, his_level, value)
         near = his is not None and is_near(series, best, his)
         best_rows.append(Row(f"{label}: optimal {what}", value(best), his_level,
-                             explanation="" if near else _optimum_why(v, what, series)))
+                             explanation=tied_why(series, best, his, f"his {his_level:g} {unit}", "Kbytes/s") if near
+                             else _optimum_why(v, what, series)))
         if his is None:   # a level he names that our grid lacks
             continue
         mean, ci = mine[his]
@@ -230,15 +231,6 @@ def _optimum_why(variant: str, what: str, series: dict | None = None) -> str:
             "congestion losses and delays shaped it, is not modelled here (A.9, A.10)")
 
 
-def _tied_why(series: dict, best, his, value, unit: str) -> str:
-    """Why a near optimum at another level still counts as his: the curve is flat between them."""
-    if his == best:
-        return ""
-    return (f"his {value(his):g} {unit} gives {series[his].mean():.1f} Kbytes/s against our best's "
-            f"{series[best].mean():.1f}: next to it on our grid, within 1%, or not distinguishable from it "
-            "(paired 95% interval), so the optimum is his within what the sweep can resolve")
-
-
 def _optimum_table(optima: dict) -> Table:
     rows = []
     conv = {"mtws": _kib, "mad": _ms, "mss": float}
@@ -248,7 +240,7 @@ def _optimum_table(optima: dict) -> Table:
             lvl = _level_of(list(series), his, conv[key])
             near = lvl is not None and is_near(series, best, lvl)
             rows.append(Row(f"{VARIANTS[v]}: {what} ({unit})", conv[key](best), his,
-                            explanation=_tied_why(series, best, lvl, conv[key], unit) if near
+                            explanation=tied_why(series, best, lvl, f"his {his:g} {unit}", "Kbytes/s") if near
                             else _optimum_why(v, what, series)))
     return Table("Table 4.4 — the suggested optimal TCP parameters", "002.md §3.4, thesis Table 4.4",
                  "KB / ms / bytes, as each row says", rows,
