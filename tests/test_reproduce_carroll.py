@@ -14,16 +14,11 @@ def report(tmp_path_factory):
     return study("carroll2004").run(tmp_path_factory.mktemp("carroll"), quick=True, workers=2)
 
 
-def _finding(report, start):
-    matches = [f for f in report.findings if f.claim.startswith(start)]
-    assert len(matches) == 1, [f.claim for f in report.findings]
-    return matches[0]
-
 
 @pytest.mark.parametrize("claim", ["At BER 1e-5 CETEN-R raises", "At BER 1e-7 CETEN-R brings no",
                                    "Delay and error rate dominate"])
 def test_the_headline_findings_reproduce(report, claim):
-    f = _finding(report, claim)
+    f = report.finding(claim)
     assert f.reproduced, f.evidence
 
 

@@ -14,22 +14,17 @@ def report(tmp_path_factory):
     return study("hayes1997").run(tmp_path_factory.mktemp("hayes"), quick=True, workers=2)
 
 
-def _finding(report, start):
-    matches = [f for f in report.findings if f.claim.startswith(start)]
-    assert len(matches) == 1, [f.claim for f in report.findings]
-    return matches[0]
-
 
 @pytest.mark.parametrize("drops", [2, 4])
 def test_sack_and_fack_recover_faster_than_newreno_faster_than_reno(report, drops):
-    f = _finding(report, f"With {drops} drops, SACK and FACK recover faster")
+    f = report.finding(f"With {drops} drops, SACK and FACK recover faster")
     assert f.reproduced, f.evidence
     assert f"first losses {drops}" in f.evidence, "the queue gave exactly the drops the table names"
 
 
 @pytest.mark.parametrize("drops", [2, 4])
 def test_reno_times_out(report, drops):
-    assert _finding(report, f"With {drops} drops Reno cannot recover").reproduced
+    assert report.finding(f"With {drops} drops Reno cannot recover").reproduced
 
 
 def test_every_published_table_is_there_with_ratios(report):

@@ -15,19 +15,14 @@ def report(tmp_path_factory):
     return study("lawson2006").run(tmp_path_factory.mktemp("lawson"), quick=True, workers=2)
 
 
-def _finding(report, start):
-    matches = [f for f in report.findings if f.claim.startswith(start)]
-    assert len(matches) == 1, [f.claim for f in report.findings]
-    return matches[0]
-
 
 def test_window_scaling_ceilings_near_430_and_900(report):
-    f = _finding(report, "Ceilings")
+    f = report.finding("Ceilings")
     assert f.reproduced, f.evidence
 
 
 def test_window_scaling_doubles_tcp_at_low_ber(report):
-    assert _finding(report, "At 1e-8 and 1e-9").reproduced
+    assert report.finding("At 1e-8 and 1e-9").reproduced
 
 
 def test_ten_tables_with_both_size_columns(report):
@@ -45,7 +40,7 @@ def test_rows_outside_the_studys_ci_are_explained(report):
 
 
 def test_pep_first_at_every_ber_when_the_pep_testbed_exists(report):
-    f = _finding(report, "SCPS-TP gives the greatest")
+    f = report.finding("SCPS-TP gives the greatest")
     if lawson2006.PEP_DESIGN.is_file():
         assert f.reproduced, f.evidence
     else:
