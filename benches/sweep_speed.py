@@ -1,5 +1,5 @@
 """Times Carroll's full design as a sweep: 60 cases x 5 replications = 300
-runs of 600 simulated seconds (scenarios/designs/carroll-shaped.toml), on
+runs of 600 simulated seconds (scenarios/studies/carroll2004/homogeneous.toml), on
 the local engine with all cores, from `satcp sweep` start to the last row
 stored. Usage: python3 benches/sweep_speed.py [--engine dask]"""
 
@@ -15,7 +15,7 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-DESIGN = ROOT / "scenarios" / "designs" / "carroll-shaped.toml"
+DESIGN = ROOT / "scenarios" / "studies" / "carroll2004" / "homogeneous.toml"
 
 
 def main() -> None:

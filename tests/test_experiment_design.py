@@ -133,11 +133,13 @@ def test_set_overrides_and_fingerprint(tmp_path):
 
 
 def test_repository_designs_load():
-    for path in sorted((ROOT / "scenarios" / "designs").glob("*.toml")):
+    designs = [p for p in sorted((ROOT / "scenarios").rglob("*.toml")) if "[design]" in p.read_text()]
+    assert len(designs) >= 10
+    for path in designs:
         d = load_design(path)
         assert d.runs(), path
-    carroll = load_design(ROOT / "scenarios" / "designs" / "carroll-shaped.toml")
-    assert len(carroll.points) == 60 and carroll.replications == 5
+    carroll = load_design(ROOT / "scenarios" / "studies" / "carroll2004" / "homogeneous.toml")
+    assert len(carroll.points) == 48 and carroll.replications == 5
 
 
 @pytest.mark.parametrize("design, words", [

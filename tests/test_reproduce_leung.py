@@ -16,35 +16,30 @@ def report(tmp_path_factory):
     return study("leung1998").run(tmp_path_factory.mktemp("leung"), quick=True, workers=2)
 
 
-def finding(rep, start: str):
-    matches = [f for f in rep.findings if f.claim.startswith(start)]
-    assert len(matches) == 1, [f.claim for f in rep.findings]
-    return matches[0]
-
 
 def test_vegas_above_reno_and_rfc_on_the_satellite_link(report):
-    f = finding(report, "At its optimal parameters TCP Vegas has the highest throughput")
+    f = report.finding("At its optimal parameters TCP Vegas has the highest throughput")
     assert f.reproduced, f.evidence
     for sweep in ("MTWS", "MAD"):
-        f = finding(report, f"Vegas's best throughput is above Reno's and TCP RFC's at PLR 0.001 and 0.01 ({sweep}")
+        f = report.finding(f"Vegas's best throughput is above Reno's and TCP RFC's at PLR 0.001 and 0.01 ({sweep}")
         assert f.reproduced, f.evidence
 
 
 @pytest.mark.parametrize("variant", ["TCP Vegas", "TCP Reno", "TCP RFC"])
 def test_optimal_segment_size_near_his(report, variant):
-    f = finding(report, f"The optimal segment size (MSS) of {variant}")
+    f = report.finding(f"The optimal segment size (MSS) of {variant}")
     assert f.reproduced, f.evidence
 
 
 @pytest.mark.parametrize("variant", ["TCP Vegas", "TCP Reno"])
 def test_optimal_window_near_his(report, variant):
-    f = finding(report, f"The optimal window (MTWS) of {variant}")
+    f = report.finding(f"The optimal window (MTWS) of {variant}")
     assert f.reproduced, f.evidence
 
 
 @pytest.mark.parametrize("variant", ["TCP Reno", "TCP RFC"])
 def test_optimal_ack_delay_near_his(report, variant):
-    f = finding(report, f"The optimal ACK delay (MAD) of {variant}")
+    f = report.finding(f"The optimal ACK delay (MAD) of {variant}")
     assert f.reproduced, f.evidence
 
 
@@ -98,9 +93,9 @@ def test_design_ber_levels_give_their_labelled_plr(design, mss):
 def test_mobile_tables_and_findings(report):
     titles = " ".join(t.title for t in report.tables)
     assert "Table 5.1" in titles and "Table 5.3" in titles
-    f = finding(report, "A larger MSS is better at low bad-state error")
+    f = report.finding("A larger MSS is better at low bad-state error")
     assert f.reproduced, f.evidence
-    f = finding(report, "Reno prefers a smaller window than Vegas")
+    f = report.finding("Reno prefers a smaller window than Vegas")
     assert f.reproduced, f.evidence
     rows = {r.label: r for t in report.tables if t.title.startswith("Table 5.1 — throughput") for r in t.rows}
     # Between handoffs both fill the 19.2 kb/s link: his absolute numbers, to within 10%.

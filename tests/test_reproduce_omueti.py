@@ -14,26 +14,21 @@ def report(tmp_path_factory):
     return study("omueti-adalr").run(tmp_path_factory.mktemp("omueti"), quick=True, workers=2)
 
 
-def finding(rep, start: str):
-    matches = [f for f in rep.findings if f.claim.startswith(start)]
-    assert len(matches) == 1, [f.claim for f in rep.findings]
-    return matches[0]
-
 
 def test_adalr_downloads_sooner_than_newreno_and_sack(report):
-    f = finding(report, "ADaLR variants show shorter FTP download")
+    f = report.finding("ADaLR variants show shorter FTP download")
     assert f.reproduced, f.evidence
 
 
 def test_adalr_has_higher_goodput_than_newreno_and_sack(report):
-    f = finding(report, "ADaLR variants show higher TCP goodput")
+    f = report.finding("ADaLR variants show higher TCP goodput")
     assert f.reproduced, f.evidence
 
 
 def test_adalr_fairness_index_near_the_studys(report):
-    f = finding(report, "The fairness index of 6x ADaLR NewReno")
+    f = report.finding("The fairness index of 6x ADaLR NewReno")
     assert f.reproduced, f.evidence + f.explanation
-    assert finding(report, "TCP-ADaLR NewReno has a higher fairness index").reproduced
+    assert report.finding("TCP-ADaLR NewReno has a higher fairness index").reproduced
 
 
 def test_newreno_calibration_holds(report):
@@ -67,7 +62,7 @@ def test_published_numbers_honour_the_errata():
 
 
 def test_adalr_pages_load_sooner(report):
-    f = finding(report, "ADaLR variants show shorter HTTP page response times")
+    f = report.finding("ADaLR variants show shorter HTTP page response times")
     assert f.reproduced, f.evidence
 
 

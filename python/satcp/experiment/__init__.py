@@ -4,7 +4,7 @@ Parquet as runs finish (:mod:`.store`), and the sweep that ties them
 together (:mod:`.sweep`).
 
 >>> from satcp.experiment import sweep, read_results
->>> sweep("scenarios/designs/carroll-shaped.toml", "out/carroll.parquet")
+>>> sweep("scenarios/studies/carroll2004/homogeneous.toml", "out/carroll.parquet")
 >>> df = read_results("out/carroll.parquet")     # one row per run
 """
 

@@ -87,6 +87,14 @@ class StudyReport:
     runs: int = 0                      # simulations behind this report
     wall_s: float = 0.0
 
+    def finding(self, start: str) -> Finding:
+        """The one finding whose claim begins with ``start``; KeyError naming
+        the claims when none or several do."""
+        matches = [f for f in self.findings if f.claim.startswith(start)]
+        if len(matches) != 1:
+            raise KeyError(f"{len(matches)} findings begin with {start!r}; claims: {[f.claim for f in self.findings]}")
+        return matches[0]
+
 
 class Study(Protocol):
     """A study module provides these names."""
