@@ -68,7 +68,7 @@ def test_adalr_pages_load_sooner(report):
 
 def test_rtt_heuristic_knee_at_250_ms(report):
     """001.md §1.5: the slide's download times are flat to 200 ms and rise from 250 ms."""
-    f = finding(report, "Download response time is nearly flat up to an RTT of 200 ms")
+    f = report.finding("Download response time is nearly flat up to an RTT of 200 ms")
     assert f.reproduced, f.evidence
     rows = {r.label: r for t in report.tables if t.title.startswith("FTP download response time by RTT")
             for r in t.rows}
