@@ -18,12 +18,18 @@ pub struct CcParams {
     pub vegas_gamma: Option<f64>,
     /// Vegas: the window factor on a retransmission (3/4, as the x-kernel and ns-2 Vegas).
     pub vegas_loss_factor: Option<f64>,
+    /// Vegas: Brakmo & Peterson's fine-grained retransmission (true); false as Linux and ns-3.
+    pub vegas_fine_retransmit: Option<bool>,
+    /// Vegas: "every-other-rtt" (Brakmo & Peterson) or "every-rtt" (Linux and ns-3 slow start and exit).
+    pub vegas_slow_start: Option<String>,
     /// CUBIC's multiplicative decrease (RFC 9438 §4.6: 0.7).
     pub cubic_beta: Option<f64>,
     /// CUBIC's C (RFC 9438 §5: 0.4).
     pub cubic_c: Option<f64>,
     /// RFC 9438 §4.7 fast convergence.
     pub cubic_fast_convergence: Option<bool>,
+    /// Westwood+'s bandwidth filter: "linux" (two 7/8 stages, tcp_westwood.c) or "tustin" (ns-3's TcpWestwoodPlus).
+    pub westwood_filter: Option<String>,
     /// Hybla's reference RTT (Caini & Firrincieli 2004: 25 ms).
     pub hybla_rtt0: Option<Duration>,
     /// ADaLR's rwnd increase: "accumulate" on the sender, or "headroom" over each advertised window.
@@ -95,6 +101,8 @@ impl CcParams {
                 _ => Ok(()),
             }
         };
+        one_of("vegas_slow_start", &self.vegas_slow_start, &["every-other-rtt", "every-rtt"])?;
+        one_of("westwood_filter", &self.westwood_filter, &["linux", "tustin"])?;
         one_of("adalr_rwnd", &self.adalr_rwnd, &["accumulate", "headroom"])?;
         one_of("adalr_recovery", &self.adalr_recovery, &["full-ack", "partial-ack"])?;
         one_of("ceten_mode", &self.ceten_mode, &["intent", "code"])?;
@@ -114,8 +122,8 @@ impl CcParams {
             ($($field:ident),*) => { $( if self.$field.is_some() { keys.push(stringify!($field)); } )* };
         }
         check!(
-            vegas_alpha, vegas_beta, vegas_gamma, vegas_loss_factor, cubic_beta, cubic_c, cubic_fast_convergence,
-            hybla_rtt0, adalr_rwnd, adalr_recovery, adalr_rto_extra, adalr_retransmit_limit, ceten_alpha, ceten_mode,
+            vegas_alpha, vegas_beta, vegas_gamma, vegas_loss_factor, vegas_fine_retransmit, vegas_slow_start, cubic_beta, cubic_c, cubic_fast_convergence,
+            westwood_filter, hybla_rtt0, adalr_rwnd, adalr_recovery, adalr_rto_extra, adalr_retransmit_limit, ceten_alpha, ceten_mode,
             ceten_option_bytes
         );
         keys
@@ -145,5 +153,15 @@ mod tests {
         let (key, message) = p.validate(CcKind::Adalr, "adalr-sack").unwrap_err();
         assert_eq!(key, "adalr_rwnd");
         assert!(message.contains("\"headroom\""), "{message}");
+        let p = CcParams { westwood_filter: Some("kalman".into()), ..Default::default() };
+        let (key, message) = p.validate(CcKind::Westwood, "westwood").unwrap_err();
+        assert_eq!(key, "westwood_filter");
+        assert!(message.contains("\"tustin\""), "{message}");
+        let p = CcParams { westwood_filter: Some("tustin".into()), ..Default::default() };
+        assert!(p.validate(CcKind::Westwood, "westwood").is_ok());
+        assert_eq!(p.validate(CcKind::Reno, "newreno").unwrap_err().0, "westwood_filter");
+        let p = CcParams { vegas_fine_retransmit: Some(false), ..Default::default() };
+        assert!(p.validate(CcKind::Vegas, "vegas").is_ok());
+        assert_eq!(p.validate(CcKind::Hybla, "hybla").unwrap_err().0, "vegas_fine_retransmit");
     }
 }

@@ -26,11 +26,20 @@ pub struct Config {
     //# the retransmitted segment was sent after the last decrease
     // Leung's prose reads "reduced by almost one MSS"; the factor is a key.
     pub loss_factor: f64,
+    /// Brakmo & Peterson's fine-grained retransmission (§3.1), on as Leung
+    /// ran it; off (`vegas_fine_retransmit = false`) as Linux `tcp_vegas.c`
+    /// and ns-3 `TcpVegas`, which change only the window rules.
+    pub fine_retransmit: bool,
+    /// Slow start grows every other RTT and leaves with cwnd -= cwnd/8
+    /// (Brakmo & Peterson, x-kernel); false (`vegas_slow_start = "every-rtt"`):
+    /// Reno's slow start every RTT, leaving with cwnd = min(cwnd, target + 1),
+    /// as Linux `tcp_vegas.c` and ns-3 `TcpVegas`.
+    pub every_other_rtt: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { alpha: 1.0, beta: 3.0, gamma: 1.0, loss_factor: 0.75 }
+        Config { alpha: 1.0, beta: 3.0, gamma: 1.0, loss_factor: 0.75, fine_retransmit: true, every_other_rtt: true }
     }
 }
 
@@ -42,6 +51,8 @@ impl From<&super::CcParams> for Config {
             beta: p.vegas_beta.unwrap_or(d.beta),
             gamma: p.vegas_gamma.unwrap_or(d.gamma),
             loss_factor: p.vegas_loss_factor.unwrap_or(d.loss_factor),
+            fine_retransmit: p.vegas_fine_retransmit.unwrap_or(d.fine_retransmit),
+            every_other_rtt: p.vegas_slow_start.as_deref().map_or(d.every_other_rtt, |s| s != "every-rtt"),
         }
     }
 }
@@ -94,7 +105,7 @@ impl Vegas {
         //# the relevant segment is greater than the timeout value. If it is,
         //# then Vegas retransmits the segment without having to wait for n (3)
         //# duplicate ACKs.
-        self.fine_timeout().is_some_and(|t| now.saturating_sub(sent_at) > t)
+        self.cfg.fine_retransmit && self.fine_timeout().is_some_and(|t| now.saturating_sub(sent_at) > t)
     }
 
     /// After a retransmission, the first two new ACKs check the timer too.
@@ -129,12 +140,19 @@ impl Vegas {
     fn end_of_round(&mut self, w: &mut Window, ack: &Ack) {
         let (Some(rtt), Some(base)) = (self.round_min, self.base_rtt) else {
             // No sample this round (all retransmissions): no decision.
-            self.grow_this_round = !self.grow_this_round;
+            self.grow_this_round = !self.grow_this_round || !self.cfg.every_other_rtt;
             return;
         };
         let diff = self.diff(w, rtt, base);
         if w.in_slow_start() {
-            if diff > self.cfg.gamma {
+            if diff > self.cfg.gamma && !self.cfg.every_other_rtt {
+                //= Linux tcp_vegas.c, tcp_vegas_cong_avoid (ns-3 TcpVegas::IncreaseWindow alike)
+                //# we set the cwnd to achieve the right ("actual") rate when we exit slow start
+                //# tcp_snd_cwnd_set(tp, min(tcp_snd_cwnd(tp), (u32)target_cwnd + 1));
+                let target = (w.cwnd / w.mss) as f64 * base as f64 / rtt as f64;
+                w.cwnd = w.cwnd.min((target as u64 + 1) * w.mss).max(2 * w.mss);
+                w.ssthresh = w.cwnd;
+            } else if diff > self.cfg.gamma {
                 //= ns-2 tcp-vegas.cc (Arizona x-kernel Vegas)
                 //# if (delta > gamma) ... leave slow start, cwnd -= cwnd/8
                 w.cwnd = (w.cwnd - w.cwnd / 8).max(2 * w.mss);
@@ -144,7 +162,7 @@ impl Vegas {
                 //# Vegas allows exponential growth only every other RTT. In
                 //# between, the congestion window stays fixed so a valid
                 //# comparison of the expected and actual rates can be made.
-                self.grow_this_round = !self.grow_this_round;
+                self.grow_this_round = !self.grow_this_round || !self.cfg.every_other_rtt;
             }
         } else if diff > self.cfg.beta {
             //= Brakmo & Peterson 1995 §3.2
@@ -220,6 +238,19 @@ mod tests {
 
     const MSS: u64 = 1000;
 
+    #[test]
+    fn fine_retransmit_off_never_expires_a_segment() {
+        let mut on = Vegas::new(Config::default());
+        let mut off = Vegas::new(Config { fine_retransmit: false, ..Config::default() });
+        for v in [&mut on, &mut off] {
+            v.on_rtt(100 * NS_PER_MS, 0);
+        }
+        // Sent 1 s ago, far beyond SRTT + 4 RTTVAR = 100 ms + 4 x 50 ms.
+        let now = 1_000 * NS_PER_MS;
+        assert!(on.expired(0, now), "Brakmo & Peterson §3.1: resend on the duplicate ACK");
+        assert!(!off.expired(0, now), "Linux/ns-3 Vegas: no fine-grained check");
+    }
+
     /// One round of `cwnd` per-segment ACKs at `rtt_ms`, ending past `round_end`.
     fn round(v: &mut Vegas, w: &mut Window, seq: &mut u64, rtt_ms: u64) {
         let segments = w.cwnd / MSS;
@@ -261,6 +292,31 @@ mod tests {
         v.on_ack(&mut w, &a);
         assert!(!w.in_slow_start(), "left slow start");
         assert_eq!(w.cwnd, 32 * MSS - 32 * MSS / 8, "cwnd -= cwnd/8");
+    }
+
+    #[test]
+    fn every_rtt_slow_start_doubles_each_round_and_leaves_at_the_target() {
+        let linux = Config { every_other_rtt: false, ..Config::default() };
+        let mut v = Vegas::new(linux);
+        let mut w = Window { cwnd: 4 * MSS, ssthresh: u64::MAX, mss: MSS };
+        let mut seq = 0;
+        let mut sizes = Vec::new();
+        for _ in 0..3 {
+            round(&mut v, &mut w, &mut seq, 100);
+            sizes.push(w.cwnd / MSS);
+        }
+        //= Linux tcp_vegas.c: "we increase during every RTT during slow start, just like Reno"
+        assert_eq!(sizes, vec![8, 16, 32]);
+        // RTT 125 ms against BaseRTT 100 with 64 segments: diff = 12.8 > gamma.
+        round(&mut v, &mut w, &mut seq, 125);
+        v.on_rtt(125 * NS_PER_MS, 0);
+        let mut a = ack(MSS, 0);
+        a.snd_una = seq + w.cwnd;
+        v.on_ack(&mut w, &a);
+        assert!(!w.in_slow_start(), "left slow start");
+        // target = 64 x 100/125 = 51.2 segments: cwnd = min(64, 51 + 1)
+        // (Brakmo & Peterson's rule would keep 64 - 8 = 56).
+        assert_eq!(w.cwnd, 52 * MSS);
     }
 
     fn in_avoidance(cwnd: u64) -> (Vegas, Window, u64) {

@@ -16,13 +16,40 @@ pub struct Config {
     //# return ((7 * a) + b) >> 3;
     /// The filter keeps 7/8 of the old estimate.
     pub filter_keep: f64,
+    /// Which low-pass filter smooths the samples.
+    pub filter: Filter,
+}
+
+/// The bandwidth filter (`westwood_filter` in `[flow.cc]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Filter {
+    /// Linux `tcp_westwood.c`: two cascaded 7/8 EWMAs, the first seeded with the first sample.
+    #[default]
+    Linux,
+    /// ns-3 `TcpWestwoodPlus` (3.44) default: one Tustin (bilinear) stage,
+    /// bwe = 0.9 bwe + 0.1 (sample + previous sample) / 2, starting from 0.
+    Tustin,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { min_sample_interval: 50_000_000, filter_keep: 7.0 / 8.0 }
+        Config { min_sample_interval: 50_000_000, filter_keep: 7.0 / 8.0, filter: Filter::Linux }
     }
 }
+
+impl From<&super::CcParams> for Config {
+    fn from(p: &super::CcParams) -> Self {
+        let filter = match p.westwood_filter.as_deref() {
+            Some("tustin") => Filter::Tustin,
+            _ => Filter::Linux,
+        };
+        Config { filter, ..Config::default() }
+    }
+}
+
+//= ns-3 3.44 src/internet/model/tcp-westwood-plus.cc, EstimateBW
+//# constexpr double ALPHA = 0.9;
+const TUSTIN_ALPHA: f64 = 0.9;
 
 #[derive(Clone, Debug, Default)]
 pub struct Westwood {
@@ -36,11 +63,17 @@ pub struct Westwood {
     bw_ns_est: f64,
     bw_est: f64,
     first_sample: bool,
+    /// The previous raw sample (the Tustin filter averages two).
+    last_sample: f64,
     rtt: Time,
     rtt_min: Option<Time>,
 }
 
 impl Westwood {
+    pub fn new(cfg: Config) -> Westwood {
+        Westwood { cfg, ..Westwood::default() }
+    }
+
     /// The bandwidth estimate, bytes per second.
     pub fn bandwidth(&self) -> f64 {
         self.bw_est
@@ -104,7 +137,12 @@ impl Controller for Westwood {
         //# 50ms we don't filter but we continue 'building the sample'.
         if self.rtt > 0 && delta > self.rtt.max(self.cfg.min_sample_interval) {
             let sample = self.bk as f64 * 1e9 / delta as f64;
-            if !self.first_sample {
+            if self.cfg.filter == Filter::Tustin {
+                self.bw_est = TUSTIN_ALPHA * self.bw_est + (1.0 - TUSTIN_ALPHA) * (sample + self.last_sample) / 2.0;
+                self.bw_ns_est = self.bw_est;
+                self.last_sample = sample;
+                self.first_sample = true;
+            } else if !self.first_sample {
                 self.bw_ns_est = sample;
                 self.bw_est = sample;
                 self.first_sample = true;
@@ -174,6 +212,23 @@ mod tests {
         }
         let second = wwd.bandwidth();
         assert!(second > first && second < first * 1.05, "{first} -> {second}");
+    }
+
+    #[test]
+    fn tustin_filter_averages_two_samples_from_zero() {
+        let mut wwd = Westwood::new(Config { filter: Filter::Tustin, ..Config::default() });
+        let mut w = Window { cwnd: 100 * MSS, ssthresh: u64::MAX, mss: MSS };
+        wwd.on_rtt(100 * NS_PER_MS, 0);
+        feed(&mut wwd, &mut w, 0, 102);
+        //= ns-3 tcp-westwood-plus.cc: bwe = 0.9 bwe + 0.1 (sample + last sample) / 2
+        // First sample ~1 MB/s, previous sample and estimate 0: 0.05 MB/s
+        // (the Linux filter starts at the sample itself, 1 MB/s).
+        let first = wwd.bandwidth();
+        assert!((first / 1e6 - 0.05).abs() < 0.002, "{first}");
+        feed(&mut wwd, &mut w, 102, 101);
+        // 0.9 x 0.05 + 0.1 x (1 + 1) / 2 = 0.145 MB/s
+        let second = wwd.bandwidth();
+        assert!((second / 1e6 - 0.145).abs() < 0.005, "{second}");
     }
 
     #[test]
