@@ -57,9 +57,6 @@ pub fn validate_node(i: usize, node: &NodeSpec) -> Result<(), (String, String)> 
     if node.buffer.is_some_and(|b| b.0 < 2 * 1500) {
         return Err((key("buffer"), format!("{} bytes; accepted: at least 3000 (two segments), such as \"1MB\"", node.buffer.unwrap().0)));
     }
-    if node.rate.is_some_and(|r| r.0 == 0) {
-        return Err((key("rate"), "0; accepted: a positive rate such as \"1.5Mbps\"".into()));
-    }
     Ok(())
 }
 

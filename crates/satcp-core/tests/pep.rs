@@ -174,3 +174,19 @@ fn print_technique_table() {
         eprintln!("{ber:e}: {}", row.join(", "));
     }
 }
+
+#[test]
+fn bad_pep_keys_are_one_line_naming_the_key() {
+    let base = std::fs::read_to_string(format!("{}/../../scenarios/lawson-pep.toml", env!("CARGO_MANIFEST_DIR"))).expect("scenario");
+    for (from, to, key, words) in [
+        ("transport = \"scps\"", "transport = \"warp\"", "node.2.transport", "accepted: \"scps\" or a variant"),
+        ("buffer = \"1MB\"", "buffer = 100", "node.2.buffer", "at least 3000"),
+        ("transport = \"scps\"", "transport = \"sack\"\nrate = \"1Mbps\"", "node.2.rate", "belongs to transport = \"scps\""),
+        ("kind = \"pep\"", "kind = \"router\"", "node.2.transport", "belongs to PEPs"),
+        ("kind = \"pep\"", "kind = \"gateway\"", "node.2.kind", "pep"),
+    ] {
+        let text = base.replacen(from, to, 1);
+        let e = Scenario::from_toml(&text).expect_err(key).to_string();
+        assert!(e.contains(key) && e.contains(words) && !e.contains('\n'), "{e}");
+    }
+}
