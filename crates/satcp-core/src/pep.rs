@@ -30,6 +30,16 @@ pub const COMPRESSED_FRACTION: f64 = 0.5;
 /// One bad PEP key: (key, what is accepted).
 pub fn validate_node(i: usize, node: &NodeSpec) -> Result<(), (String, String)> {
     let key = |name: &str| format!("node.{i}.{name}");
+    if node.kind == NodeKind::Host {
+        for (name, set) in [("ack_filtering", node.ack_filtering.is_some()), ("ack_spacing", node.ack_spacing.is_some())] {
+            if set {
+                return Err((key(name), "belongs to gateways; accepted with kind = \"router\" or \"pep\"".into()));
+            }
+        }
+    }
+    if node.ack_spacing.is_some_and(|d| d.0 > 10 * 1_000_000_000) {
+        return Err((key("ack_spacing"), "longer than 10 s; accepted: an interval such as \"5ms\"".into()));
+    }
     if node.kind != NodeKind::Pep {
         for (name, set) in [
             ("transport", node.transport.is_some()),

@@ -89,7 +89,8 @@ impl Simulation {
         }
         // Error streams per (link, packet's flow id): TCP connections, then traffic sources.
         let streams_per_link = (legs.len() + scenario.traffic.len()) as u32;
-        let links: Vec<Link> = plan
+        let link_from: Vec<NodeId> = plan.links.iter().map(|l| l.from).collect();
+        let mut links: Vec<Link> = plan
             .links
             .into_iter()
             .enumerate()
@@ -114,6 +115,16 @@ impl Simulation {
                 )
             })
             .collect();
+        // Gateways' ACK handling applies on every link they send on.
+        for spec in &scenario.nodes {
+            let (filtering, spacing) = (spec.ack_filtering.unwrap_or(false), spec.ack_spacing.map_or(0, |d| d.0));
+            if filtering || spacing > 0 {
+                let n = plan.node_names.iter().position(|name| *name == spec.name).expect("names validated") as NodeId;
+                for (link, _) in links.iter_mut().zip(&link_from).filter(|(_, &from)| from == n) {
+                    link.set_ack_handling(filtering, spacing);
+                }
+            }
+        }
         let routes = plan.routes;
 
         let mut queue = EventQueue::default();

@@ -184,9 +184,45 @@ fn bad_pep_keys_are_one_line_naming_the_key() {
         ("transport = \"scps\"", "transport = \"sack\"\nrate = \"1Mbps\"", "node.2.rate", "belongs to transport = \"scps\""),
         ("kind = \"pep\"", "kind = \"router\"", "node.2.transport", "belongs to PEPs"),
         ("kind = \"pep\"", "kind = \"gateway\"", "node.2.kind", "pep"),
+        ("name = \"netperfc\"", "name = \"netperfc\"\nack_filtering = true", "node.0.ack_filtering", "belongs to gateways"),
     ] {
         let text = base.replacen(from, to, 1);
         let e = Scenario::from_toml(&text).expect_err(key).to_string();
         assert!(e.contains(key) && e.contains(words) && !e.contains('\n'), "{e}");
     }
+}
+
+/// a -> gw -> b; the gateway's link back to a is slow (16 kb/s), so the
+/// receiver's ACKs (one per segment) queue at the gateway.
+fn asymmetric(gateway: &str) -> (satcp_core::sim::Simulation, RunResult) {
+    let text = format!(
+        "duration = \"60s\"\n[[node]]\nname = \"a\"\n[[node]]\nname = \"b\"\n[[node]]\nname = \"gw\"\n{gateway}\n\
+         [[link]]\nfrom = \"a\"\nto = \"gw\"\nforward_rate = \"10Mbps\"\nreturn_rate = \"16kbps\"\ndelay = \"1ms\"\nqueue = 1000\n\
+         [[link]]\nfrom = \"gw\"\nto = \"b\"\nrate = \"2Mbps\"\ndelay = \"250ms\"\nqueue = 1000\n\
+         [[flow]]\nfrom = \"a\"\nto = \"b\"\nrwnd = \"1MB\"\ndelayed_ack = 1\n"
+    );
+    let mut sim = satcp_core::sim::Simulation::new(&Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}")));
+    while sim.step() {}
+    let r = sim.finish(0.0);
+    (sim, r)
+}
+
+fn link<'a>(sim: &'a satcp_core::sim::Simulation, name: &str) -> &'a satcp_core::link::Link {
+    sim.links.iter().find(|l| l.name == name).expect("link")
+}
+
+#[test]
+fn ack_filtering_and_spacing_at_a_gateway() {
+    let (plain, plain_r) = asymmetric("kind = \"router\"");
+    let (filtered, filtered_r) = asymmetric("kind = \"router\"\nack_filtering = true");
+    let (spaced, _) = asymmetric("kind = \"pep\"\nack_spacing = \"100ms\"");
+    assert_eq!(link(&plain, "gw->a").stats.acks_filtered, 0);
+    let dropped = link(&filtered, "gw->a").stats.acks_filtered;
+    assert!(dropped > 100, "{dropped}");
+    // Fewer, fresher ACKs cross the slow link: the sender learns sooner.
+    assert!(link(&filtered, "gw->a").stats.packets < link(&plain, "gw->a").stats.packets);
+    assert!(filtered_r.flows[0].goodput_bps >= plain_r.flows[0].goodput_bps, "{} < {}", filtered_r.flows[0].goodput_bps, plain_r.flows[0].goodput_bps);
+    // At most one ACK per 100 ms leaves the PEP towards a (60 s: 600, plus the handshake's).
+    let acks = link(&spaced, "gw->a").stats.packets;
+    assert!((100..=602).contains(&acks), "{acks}");
 }

@@ -41,6 +41,11 @@ pub struct NodeSpec {
     pub rate: Option<Rate>,
     /// PEP with transport "scps": SCPS-TP header compression.
     pub header_compression: Option<bool>,
+    /// Router or PEP: drop queued ACKs a newer cumulative ACK supersedes, on
+    /// the links it sends on (RFC 3135 §3.2, RFC 3449 §5.3.2).
+    pub ack_filtering: Option<bool>,
+    /// Router or PEP: send at most one ACK per this interval on each of its links (RFC 3135 §3.2.3).
+    pub ack_spacing: Option<Duration>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
