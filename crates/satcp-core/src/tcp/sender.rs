@@ -271,7 +271,17 @@ impl Sender {
         let mut resent = 0;
         while self.snd_nxt < end {
             let len = (end - self.snd_nxt).min(self.window.mss);
-            if self.snd_nxt + len > self.snd_una + window || self.must_wait_to_pace(now) {
+            if self.snd_nxt + len > self.snd_una + window {
+                //= rfc1122#section-4.2.2.17
+                //# A TCP MAY keep its offered receive window closed indefinitely. ... the
+                //# sending TCP MUST regularly transmit at least one octet of new data
+                // A relay's (PEP's) window update can be lost: probe a closed window.
+                if self.snd_una == self.snd_max && !self.rto_timer.is_armed() {
+                    self.rto_timer.arm(self.rtt.expiry(now));
+                }
+                break;
+            }
+            if self.must_wait_to_pace(now) {
                 break;
             }
             if self.snd_nxt < self.snd_max {
@@ -555,6 +565,15 @@ impl Sender {
             return;
         }
         if self.phase != Phase::Established {
+            return;
+        }
+        if self.snd_una == self.snd_max && self.snd_nxt < self.data_end() {
+            // The persist timer: one segment past the closed window (RFC 1122 §4.2.2.17).
+            let len = (self.data_end() - self.snd_nxt).min(self.window.mss);
+            self.send_segment(self.snd_nxt, len as u32, now, out);
+            self.snd_nxt += len;
+            self.snd_max = self.snd_nxt;
+            self.rtt.back_off();
             return;
         }
         self.stats.timeouts += 1;
