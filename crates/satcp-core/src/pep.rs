@@ -142,7 +142,6 @@ fn transport(pep: &NodeSpec, leg: &mut FlowSpec) -> Extras {
     leg.sack = Some(true);
     leg.sack_recovery = Some(SackStyle::Rfc6675);
     leg.timestamps = true;
-    // Vegas slow start from 2; a gateway's own stack starts as a host would.
     let header = IP_HEADER + TCP_HEADER + TIMESTAMP_OPTION;
     Extras {
         rate: pep.rate.map(|r| (r.0, leg.rwnd.0)),
