@@ -210,3 +210,30 @@ def test_internal_errors_are_one_line(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert status == 1
     assert err.count("\n") == 1 and "boom second line" in err and "Traceback" not in err
+
+
+def test_lawson_pep_prints_the_end_to_end_results(cli):
+    # Issue 7: goodput at the real receiver and bytes acked by a PEP but undelivered.
+    p = cli("run", "scenarios/lawson-pep.toml", "--set", "duration=30s", "--set", "link.0.ber=1e-9")
+    assert p.returncode == 0, p.stderr
+    assert "Split by PEPs" in p.stdout and "acked, not delivered" in p.stdout
+    clean = ["--set", "duration=30s", "--set", "link.0.ber=1e-9", "--set", "link.0.return_ber=1e-9", "--json"]
+    flow = json.loads(cli("run", "scenarios/lawson-pep.toml", *clean).stdout)["flows"][0]
+    plain = json.loads(cli("run", "scenarios/lawson-testbed.toml", *clean).stdout)["flows"][0]
+    assert flow["split_legs"] == 3 and flow["acked_undelivered_bytes"] > 0
+    assert (plain["split_legs"], plain["acked_undelivered_bytes"]) == (1, 0)
+    # The gateways beat the 64 KB end-to-end window even in 30 s of Vegas slow start.
+    assert flow["goodput_bps"] > 1.2 * plain["goodput_bps"]
+
+
+def test_bad_pep_keys_are_one_line(cli):
+    for key, value, words in [
+        ("node.2.transport", "warp", "accepted: \"scps\" or a variant"),
+        ("node.2.buffer", "10", "accepted: at least 3000"),
+        ("node.2.rate", "0", "accepted: 1 bit/s"),
+    ]:
+        p = cli("run", "scenarios/lawson-pep.toml", "--set", f"{key}={value}")
+        assert p.returncode != 0
+        assert key in p.stderr and words in p.stderr and p.stderr.count("\n") == 1, p.stderr
+    p = cli("run", "scenarios/lawson-testbed.toml", "--set", "node.2.transport=scps")
+    assert p.returncode != 0 and "node.2.transport" in p.stderr and "kind = \"pep\"" in p.stderr

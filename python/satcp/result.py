@@ -53,6 +53,11 @@ class FlowResult(_Record):
     start_s: float | None = None
     srtt_s: float | None = None
     final_cwnd_bytes: int | None = None
+    #: Bytes a PEP acknowledged to the sender that the real receiver had not
+    #: received at the end (0 end to end); goodput is at the real receiver.
+    acked_undelivered_bytes: int | None = None
+    #: Connections PEPs split the flow into (1 = end to end).
+    split_legs: int | None = None
     #: Fields a newer simulator adds that this version does not name.
     extra: dict = dataclasses.field(default_factory=dict, repr=False)
 
@@ -178,6 +183,14 @@ class Result:
                 f"{link.queue_drops:,}", f"{link.error_drops:,}",
             )
         parts = [head, flows, links]
+        split = [f for f in self.flows if (f.split_legs or 1) > 1]
+        if split:
+            table = Table(title="Split by PEPs (end to end)", title_justify="left", title_style="bold")
+            for name in ["flow", "legs", "goodput at receiver", "acked, not delivered"]:
+                table.add_column(name, justify="right")
+            for f in split:
+                table.add_row(str(f.id), str(f.split_legs), human_rate(f.goodput_bps), human_bytes(f.acked_undelivered_bytes or 0))
+            parts.append(table)
         traffic = self.extra.get("traffic") or []
         if traffic:
             table = Table(title="Background traffic", title_justify="left", title_style="bold")

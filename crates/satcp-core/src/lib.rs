@@ -8,6 +8,7 @@ pub mod channel;
 pub mod engine;
 pub mod link;
 pub mod packet;
+pub mod pep;
 pub mod red;
 pub mod result;
 pub mod rng;

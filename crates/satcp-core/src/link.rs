@@ -33,6 +33,8 @@ pub struct LinkStats {
     pub data_packets: u64,
     /// Packets sent while no satellite was in view (a LEO handover gap).
     pub outage_drops: u64,
+    /// Queued ACKs removed because a newer cumulative ACK of the same flow arrived.
+    pub acks_filtered: u64,
 }
 
 pub struct Link {
@@ -51,6 +53,10 @@ pub struct Link {
     error_streams: Vec<Stream>,
     queue: VecDeque<Packet>,
     queued_bytes: u64,
+    /// RFC 3135 §3.2 gateway ACK handling on this link: drop queued ACKs a
+    /// newer one supersedes, and hold the link at least this long per ACK.
+    ack_filtering: bool,
+    ack_spacing: Time,
     on_wire: Option<Packet>,
     /// When the packet on the wire started serialising.
     tx_start: Time,
@@ -99,6 +105,8 @@ impl Link {
             error_streams,
             queue: VecDeque::new(),
             queued_bytes: 0,
+            ack_filtering: false,
+            ack_spacing: 0,
             on_wire: None,
             tx_start: 0,
             tx_remainder: 0,
@@ -134,6 +142,9 @@ impl Link {
         if self.on_wire.is_none() {
             return self.start(now, packet);
         }
+        if self.ack_filtering {
+            self.filter_superseded_acks(&packet);
+        }
         let room = self.has_room(&packet);
         if let Some(option) = packet.ceten.as_ref().filter(|_| packet.kind == Kind::Data) {
             self.ceten.on_enqueue(option, room);
@@ -156,9 +167,39 @@ impl Link {
         self.stats.packets += 1;
         self.stats.bytes += bytes;
         self.stats.busy_time += tx;
+        //= RFC 3135 §3.2.3 (ACK spacing)
+        //# ACK spacing ... to prevent ACK bunching
+        // The link releases at most one ACK per `ack_spacing`.
+        let hold = if packet.kind == Kind::Ack { tx.max(self.ack_spacing) } else { tx };
         self.on_wire = Some(packet);
         self.tx_start = now;
-        Next::TxDoneAt(now + tx)
+        Next::TxDoneAt(now + hold)
+    }
+
+    /// A gateway's ACK handling on this link (RFC 3135 §3.2; RFC 3449 §5.3).
+    pub fn set_ack_handling(&mut self, filtering: bool, spacing: Time) {
+        self.ack_filtering = filtering;
+        self.ack_spacing = spacing;
+    }
+
+    //= RFC 3449 §5.3.2 (ACK filtering)
+    //# ... removes ACKs from the queue when a newer cumulative ACK of the same connection is added
+    // Only plain cumulative ACKs: one carrying SACK blocks says more than its successor.
+    fn filter_superseded_acks(&mut self, packet: &Packet) {
+        if packet.kind != Kind::Ack || !packet.sack.is_empty() {
+            return;
+        }
+        let before = self.queue.len();
+        let mut freed = 0;
+        self.queue.retain(|q| {
+            let superseded = q.kind == Kind::Ack && q.flow == packet.flow && q.sack.is_empty() && q.ack <= packet.ack;
+            if superseded {
+                freed += q.size as u64;
+            }
+            !superseded
+        });
+        self.queued_bytes -= freed;
+        self.stats.acks_filtered += (before - self.queue.len()) as u64;
     }
 
     /// Serialisation finished: the packet starts propagating unless no

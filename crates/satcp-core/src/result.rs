@@ -32,6 +32,11 @@ pub struct FlowResult {
     pub start_s: f64,
     pub srtt_s: Option<f64>,
     pub final_cwnd_bytes: u64,
+    /// Bytes a PEP acknowledged to the sender that the real receiver had not
+    /// received when the run ended (0 without PEPs: end-to-end semantics).
+    pub acked_undelivered_bytes: u64,
+    /// Connections the flow was split into by PEPs (1 = end to end).
+    pub split_legs: u32,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -8,6 +8,7 @@ use crate::engine::{Event, EventQueue, LinkId};
 use crate::link::{Link, LinkConfig, Next};
 use crate::red::Red;
 use crate::packet::{Kind, NodeId, Packet};
+use crate::pep::Relay;
 use crate::result::{FlowResult, LinkResult, RunResult};
 use crate::rng::{stream, Component};
 use crate::scenario::Scenario;
@@ -47,6 +48,8 @@ pub struct Simulation {
     finite_flows_open: usize,
     /// Trace sinks, when asked for; `None` costs one branch per event.
     tracer: Option<Box<Tracer>>,
+    /// How PEPs relay between split connections (empty links for unsplit flows).
+    pub relay: Relay,
 }
 
 impl Simulation {
@@ -56,9 +59,38 @@ impl Simulation {
     pub fn new(scenario: &Scenario) -> Simulation {
         let seed = scenario.seed;
         let plan = Topology::plan(scenario);
-        // Error streams per (link, packet's flow id): TCP flows, then traffic sources.
-        let streams_per_link = (scenario.flows.len() + scenario.traffic.len()) as u32;
-        let links: Vec<Link> = plan
+        // Each flow's connections: one, or its legs between PEPs (pep.rs).
+        // The scenario's flows come first, so flow i's first leg is connection i.
+        let mut legs: Vec<(usize, crate::pep::Leg)> = Vec::new();
+        let mut later = Vec::new();
+        let mut relay = Relay::default();
+        for (i, spec) in scenario.flows.iter().enumerate() {
+            let (src, dst) = plan.flow_ends[i];
+            let next_hop = |n: NodeId| plan.links[plan.routes[n as usize][dst as usize] as usize].to;
+            let mut flow_legs = crate::pep::legs(scenario, spec, src, dst, next_hop).into_iter();
+            legs.push((i, flow_legs.next().expect("a flow has a leg")));
+            later.push(flow_legs.collect::<Vec<_>>());
+        }
+        for (i, rest) in later.into_iter().enumerate() {
+            let mut chain = vec![i as u32];
+            for leg in rest {
+                chain.push(legs.len() as u32);
+                legs.push((i, leg));
+            }
+            relay.chains.push(chain);
+        }
+        relay.next = vec![None; legs.len()];
+        relay.prev = vec![None; legs.len()];
+        for chain in &relay.chains {
+            for pair in chain.windows(2) {
+                relay.next[pair[0] as usize] = Some(pair[1]);
+                relay.prev[pair[1] as usize] = Some(pair[0]);
+            }
+        }
+        // Error streams per (link, packet's flow id): TCP connections, then traffic sources.
+        let streams_per_link = (legs.len() + scenario.traffic.len()) as u32;
+        let link_from: Vec<NodeId> = plan.links.iter().map(|l| l.from).collect();
+        let mut links: Vec<Link> = plan
             .links
             .into_iter()
             .enumerate()
@@ -83,20 +115,29 @@ impl Simulation {
                 )
             })
             .collect();
+        // Gateways' ACK handling applies on every link they send on.
+        for spec in &scenario.nodes {
+            let (filtering, spacing) = (spec.ack_filtering.unwrap_or(false), spec.ack_spacing.map_or(0, |d| d.0));
+            if filtering || spacing > 0 {
+                let n = plan.node_names.iter().position(|name| *name == spec.name).expect("names validated") as NodeId;
+                for (link, _) in links.iter_mut().zip(&link_from).filter(|(_, &from)| from == n) {
+                    link.set_ack_handling(filtering, spacing);
+                }
+            }
+        }
         let routes = plan.routes;
-        let flow_ends = plan.flow_ends;
 
         let mut queue = EventQueue::default();
-        let flows: Vec<Flow> = scenario
-            .flows
+        let flows: Vec<Flow> = legs
             .iter()
             .enumerate()
-            .map(|(i, spec)| {
+            .map(|(i, (_, leg))| {
+                let spec = &leg.spec;
                 let info = variant::find(&spec.variant).expect("variant validated");
                 let window = crate::tcp::receiver::advertised_window(spec.rwnd.0, spec.window_scaling);
                 let sack = info.sack_enabled(spec.sack);
-                let (src, dst) = flow_ends[i];
-                let sender = Sender::new(SenderConfig {
+                let (src, dst) = (leg.from, leg.to);
+                let mut sender = Sender::new(SenderConfig {
                     flow: i as u32,
                     dst,
                     mss: spec.mss,
@@ -138,12 +179,13 @@ impl Simulation {
                     ceten_option_bytes: (info.cc == CcKind::Ceten)
                         .then(|| crate::tcp::cc::ceten::Config::from(&spec.cc).option_bytes),
                 });
+                crate::pep::prepare_sender(&mut sender, &leg.extras, relay.prev[i].is_some());
                 queue.schedule(spec.start.0, Event::FlowStart(i as u32));
                 Flow { variant: info.name, start: spec.start.0, src, dst, sender, receiver }
             })
             .collect();
         let finite_flows_open =
-            if scenario.flows.iter().all(|f| f.bytes.0 > 0) { flows.len() } else { usize::MAX };
+            if scenario.flows.iter().all(|f| f.bytes.0 > 0) { scenario.flows.len() } else { usize::MAX };
         let n_flows = flows.len() as u32;
         let sources: Vec<Source> = scenario
             .traffic
@@ -169,6 +211,7 @@ impl Simulation {
             outbox: Vec::with_capacity(64),
             finite_flows_open,
             tracer: None,
+            relay,
         }
     }
 
@@ -221,7 +264,7 @@ impl Simulation {
                 let (arrival, next) = l.transmission_done(self.now);
                 match (arrival, traced, &mut self.tracer) {
                     (Some(at), _, _) => self.queue.schedule(at, Event::Arrive(link)),
-                    (None, Some((packet, before)), Some(tracer)) => {
+                    (None, Some((packet, before)), Some(tracer)) if !is_leg(&self.relay, self.flows.len(), packet.flow) => {
                         let cause = if l.stats.listed_drops > before.listed_drops {
                             DropCause::Listed
                         } else if l.stats.outage_drops > before.outage_drops {
@@ -286,30 +329,64 @@ impl Simulation {
             return self.sources[source].delivered(&packet);
         }
         let f = packet.flow;
+        let traced = !self.is_pep_leg(f);
         let flow = &mut self.flows[f as usize];
         let mut out = std::mem::take(&mut self.outbox);
         match packet.kind {
             Kind::Syn | Kind::Data => {
                 let was_complete = flow.receiver.completed_at.is_some();
+                let delivered = flow.receiver.bytes_delivered();
                 flow.receiver.on_segment(self.now, &packet, &mut out);
-                if !was_complete && flow.receiver.completed_at.is_some() {
+                let now_complete = flow.receiver.completed_at.is_some();
+                let grew = flow.receiver.bytes_delivered() > delivered;
+                if !was_complete && now_complete && self.relay.is_final(f) {
                     self.finite_flows_open = self.finite_flows_open.saturating_sub(1);
+                }
+                if let (true, Some(next)) = (grew, self.relay.next[f as usize]) {
+                    self.relay_delivered(f, next, &mut out);
                 }
             }
             Kind::Datagram => unreachable!("datagrams are delivered above"),
             Kind::SynAck | Kind::Ack => {
-                if let Some(tracer) = &mut self.tracer {
+                if let (true, Some(tracer)) = (traced, &mut self.tracer) {
                     tracer.ack_arrived(self.now, &packet);
                 }
-                flow.sender.on_ack(self.now, &packet, &mut out)
+                flow.sender.on_ack(self.now, &packet, &mut out);
+                if let Some(up) = self.relay.prev[f as usize] {
+                    self.relay_acked(up, f);
+                }
             }
         }
         self.after_endpoint(f, node, out);
     }
 
+    fn is_pep_leg(&self, f: u32) -> bool {
+        is_leg(&self.relay, self.flows.len(), f)
+    }
+
+    /// Connection `up` delivered new bytes at a PEP: leg `next` carries them on.
+    fn relay_delivered(&mut self, up: u32, next: u32, up_out: &mut Vec<Packet>) {
+        let mut down_out = Vec::new();
+        let (a, b) = two(&mut self.flows, up as usize, next as usize);
+        Relay::on_delivered(&mut a.receiver, &mut b.sender, self.now, up_out, &mut down_out);
+        self.after_endpoint(next, self.flows[next as usize].src, down_out);
+    }
+
+    /// Leg `down` had bytes acknowledged: the PEP may reopen `up`'s window.
+    fn relay_acked(&mut self, up: u32, down: u32) {
+        let mut up_out = Vec::new();
+        let (a, b) = two(&mut self.flows, up as usize, down as usize);
+        Relay::on_acked(&mut a.receiver, &b.sender, self.now, &mut up_out);
+        if !up_out.is_empty() {
+            self.after_endpoint(up, self.flows[up as usize].dst, up_out);
+        }
+    }
+
     /// Sends what an endpoint emitted and schedules the timers it armed.
     fn after_endpoint(&mut self, f: u32, node: NodeId, mut out: Vec<Packet>) {
-        if let Some(tracer) = &mut self.tracer {
+        // Traces follow the original senders' connections, not PEP legs.
+        let traced = !self.is_pep_leg(f);
+        if let (true, Some(tracer)) = (traced, &mut self.tracer) {
             for packet in out.iter().filter(|p| matches!(p.kind, Kind::Data | Kind::Syn)) {
                 tracer.sent(self.now, packet);
             }
@@ -336,7 +413,8 @@ impl Simulation {
         let l = &mut self.links[link as usize];
         let drops_before = l.stats.queue_drops;
         let next = l.enqueue(self.now, packet);
-        if let Some(tracer) = &mut self.tracer {
+        let traced = !is_leg(&self.relay, self.flows.len(), packet.flow);
+        if let (true, Some(tracer)) = (traced, &mut self.tracer) {
             if l.stats.queue_drops > drops_before {
                 tracer.dropped(self.now, &l.name, &packet, DropCause::Queue);
             }
@@ -352,12 +430,16 @@ impl Simulation {
 
     fn result(&self, sim_end: Time, wall_s: f64) -> RunResult {
         let flows = self
-            .flows
+            .relay
+            .chains
             .iter()
             .enumerate()
-            .map(|(i, flow)| {
-                let delivered = flow.receiver.bytes_delivered();
-                let finished = flow.receiver.completed_at.unwrap_or(sim_end);
+            .map(|(i, chain)| {
+                let flow = &self.flows[i];
+                // End to end: goodput at the real receiver, the last leg's.
+                let last = &self.flows[*chain.last().expect("a chain has a leg") as usize];
+                let delivered = last.receiver.bytes_delivered();
+                let finished = last.receiver.completed_at.unwrap_or(sim_end);
                 let active = finished.saturating_sub(flow.start);
                 let stats = &flow.sender.stats;
                 FlowResult {
@@ -367,7 +449,10 @@ impl Simulation {
                     bytes_delivered: delivered,
                     retransmits: stats.retransmits,
                     timeouts: stats.timeouts,
-                    completion_time_s: flow.receiver.completed_at.map(|t| seconds(t - flow.start)),
+                    completion_time_s: last.receiver.completed_at.map(|t| seconds(t - flow.start)),
+                    // Acknowledged to the sender (by a PEP) but not at the real receiver.
+                    acked_undelivered_bytes: flow.sender.snd_una.saturating_sub(delivered),
+                    split_legs: chain.len() as u32,
                     fast_retransmits: stats.fast_retransmits,
                     segments_sent: stats.segments_sent,
                     start_s: seconds(flow.start),
@@ -395,3 +480,19 @@ impl Simulation {
     }
 }
 
+
+/// Two distinct elements of a slice, both mutable.
+fn two<T>(v: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    if a < b {
+        let (x, y) = v.split_at_mut(b);
+        (&mut x[a], &mut y[0])
+    } else {
+        let (x, y) = v.split_at_mut(a);
+        (&mut y[0], &mut x[b])
+    }
+}
+
+/// A connection a PEP added (not a scenario flow's first leg, not a datagram source).
+fn is_leg(relay: &Relay, connections: usize, id: u32) -> bool {
+    (relay.chains.len()..connections).contains(&(id as usize))
+}

@@ -15,6 +15,9 @@ pub enum NodeKind {
     Host,
     /// Forwards by static shortest-path routes.
     Router,
+    /// A performance-enhancing proxy (RFC 3135): forwards like a router, and
+    /// splits every TCP flow whose route crosses it (`pep.rs`).
+    Pep,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -29,6 +32,20 @@ pub struct NodeSpec {
     pub forwarding_rate: Option<Rate>,
     /// Packets (or bytes) waiting for the forwarding processor.
     pub forwarding_queue: Option<QueueLimit>,
+    /// PEP: the transport toward the next PEP: "scps" or any variant name.
+    pub transport: Option<String>,
+    /// PEP: bytes it buffers per connection it terminates (its advertised window).
+    pub buffer: Option<Bytes>,
+    /// PEP with transport "scps": rate-based congestion control at this rate;
+    /// without it, Vegas.
+    pub rate: Option<Rate>,
+    /// PEP with transport "scps": SCPS-TP header compression.
+    pub header_compression: Option<bool>,
+    /// Router or PEP: drop queued ACKs a newer cumulative ACK supersedes, on
+    /// the links it sends on (RFC 3135 §3.2, RFC 3449 §5.3.2).
+    pub ack_filtering: Option<bool>,
+    /// Router or PEP: send at most one ACK per this interval on each of its links (RFC 3135 §3.2.3).
+    pub ack_spacing: Option<Duration>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -95,9 +112,10 @@ pub(super) fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         if index.insert(node.name.as_str(), i).is_some() {
             return Err(error(format!("node.{i}.name"), format!("\"{}\" names two nodes; accepted: unique names", node.name)));
         }
-        if node.kind == NodeKind::Host && (node.forwarding_rate.is_some() || node.forwarding_queue.is_some()) {
+        if node.kind != NodeKind::Router && (node.forwarding_rate.is_some() || node.forwarding_queue.is_some()) {
             return Err(error(format!("node.{i}.forwarding_rate"), "belongs to routers; accepted with kind = \"router\""));
         }
+        crate::pep::validate_node(i, node).map_err(|(key, message)| error(key, message))?;
     }
     let known = |at: String, name: &str| -> Result<usize, ScenarioError> {
         index.get(name).copied().ok_or_else(|| {
@@ -118,7 +136,7 @@ pub(super) fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     let host = |at: String, name: &str| -> Result<usize, ScenarioError> {
         let n = known(at.clone(), name)?;
         if s.nodes[n].kind != NodeKind::Host {
-            return Err(error(at, format!("\"{name}\" is a router; flows and traffic run between hosts")));
+            return Err(error(at, format!("\"{name}\" is not a host; flows and traffic run between hosts")));
         }
         Ok(n)
     };

@@ -65,6 +65,10 @@ pub struct Receiver {
     pub completed_at: Option<Time>,
     /// CETEN-R: the estimates the latest data segment carried, echoed on ACKs.
     ceten_echo: Option<CetenOption>,
+    /// The window advertised with no data held: the buffer as the field can say it.
+    full_window: u64,
+    /// The window on the last ACK sent, to decide when an update is worth sending.
+    last_window_sent: u64,
 }
 
 impl Receiver {
@@ -81,6 +85,8 @@ impl Receiver {
             acks_sent: 0,
             completed_at: None,
             ceten_echo: None,
+            full_window: advertised_window(cfg.buffer, cfg.window_scaling),
+            last_window_sent: 0,
             cfg,
         }
     }
@@ -91,6 +97,19 @@ impl Receiver {
 
     pub fn window(&self) -> u64 {
         self.window
+    }
+
+    /// A relay (PEP) still holds `held` delivered bytes that the next
+    /// connection has not had acknowledged: the window is the free buffer.
+    /// Sends a window update when the window has opened by a quarter of the
+    /// buffer since the last ACK, or from below two segments, so a sender
+    /// stalled on a closed window resumes (RFC 1122 §4.2.3.3).
+    pub fn set_held(&mut self, held: u64, now: Time, out: &mut Vec<Packet>) {
+        self.window = self.full_window.saturating_sub(held);
+        let opened = self.window.saturating_sub(self.last_window_sent);
+        if opened > 0 && (opened >= self.full_window / 4 || self.last_window_sent < 2 * 1500) {
+            self.send_ack(now, out);
+        }
     }
 
     /// Bytes delivered in order to the application.
@@ -258,6 +277,7 @@ impl Receiver {
     fn send_ack(&mut self, now: Time, out: &mut Vec<Packet>) {
         out.push(self.ack_packet(Kind::Ack, self.header_bytes(), now));
         self.acks_sent += 1;
+        self.last_window_sent = self.window;
         self.unacked_segments = 0;
         self.last_ack_sent = self.rcv_nxt;
         self.delayed_ack_timer.disarm();

@@ -103,6 +103,11 @@ pub struct Sender {
     next_send_at: Time,
     paced: bool,
     pub stats: SenderStats,
+    /// One past the last byte the upstream has handed over (a PEP relaying
+    /// another connection's data); `u64::MAX` for an application that always has data.
+    supply: u64,
+    /// Header bytes saved per segment by SCPS-TP header compression.
+    header_saving: u32,
 }
 
 impl Sender {
@@ -138,17 +143,50 @@ impl Sender {
             next_send_at: 0,
             paced: cfg.cc == CcKind::Bbr,
             stats: SenderStats::default(),
+            supply: u64::MAX,
+            header_saving: 0,
             cfg,
         }
     }
 
     /// One past the last byte the application offers.
     fn data_end(&self) -> u64 {
-        if self.cfg.bytes == 0 {
-            u64::MAX
-        } else {
-            self.cfg.bytes
+        self.app_end().min(self.supply)
+    }
+
+    /// One past the last byte of the whole transfer: the connection is done there.
+    pub(super) fn app_end(&self) -> u64 {
+        if self.cfg.bytes == 0 { u64::MAX } else { self.cfg.bytes }
+    }
+
+    /// A relay (PEP) has `upto` bytes for this connection now: send what the window allows.
+    pub fn offer(&mut self, upto: u64, now: Time, out: &mut Vec<Packet>) {
+        if upto <= self.supply && self.supply != u64::MAX {
+            return;
         }
+        self.supply = upto;
+        if self.scoreboard.is_some() {
+            self.sack_output(now, out);
+        } else {
+            self.output(now, out);
+        }
+    }
+
+    /// Starts with nothing to send: a relay hands data over with `offer`.
+    pub fn relay_fed(&mut self) {
+        self.supply = 0;
+    }
+
+    /// SCPS-TP header compression: `saving` fewer header bytes on every data segment.
+    pub fn compress_headers(&mut self, saving: u32) {
+        self.header_saving = saving;
+    }
+
+    /// SCPS-TP's rate-based congestion control: pace at `rate_bps`, hold `window`.
+    pub fn use_rate_control(&mut self, rate_bps: u64, window: u64) {
+        self.cc = Cc::Rate(crate::tcp::cc::rate::Rate { rate: rate_bps as f64 / 8.0, window });
+        self.window.cwnd = window;
+        self.paced = true;
     }
 
     pub fn flight_size(&self) -> u64 {
@@ -156,7 +194,8 @@ impl Sender {
     }
 
     fn header_bytes(&self) -> u32 {
-        IP_HEADER + TCP_HEADER + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 } + self.ceten_option_bytes()
+        (IP_HEADER + TCP_HEADER + if self.cfg.timestamps { TIMESTAMP_OPTION } else { 0 } + self.ceten_option_bytes())
+            .saturating_sub(self.header_saving)
     }
 
     /// SYN options: MSS (4), window scale (3 + NOP), timestamps (10 + 2 NOPs).
@@ -232,7 +271,17 @@ impl Sender {
         let mut resent = 0;
         while self.snd_nxt < end {
             let len = (end - self.snd_nxt).min(self.window.mss);
-            if self.snd_nxt + len > self.snd_una + window || self.must_wait_to_pace(now) {
+            if self.snd_nxt + len > self.snd_una + window {
+                //= rfc1122#section-4.2.2.17
+                //# A TCP MAY keep its offered receive window closed indefinitely. ... the
+                //# sending TCP MUST regularly transmit at least one octet of new data
+                // A relay's (PEP's) window update can be lost: probe a closed window.
+                if self.snd_una == self.snd_max && !self.rto_timer.is_armed() {
+                    self.rto_timer.arm(self.rtt.expiry(now));
+                }
+                break;
+            }
+            if self.must_wait_to_pace(now) {
                 break;
             }
             if self.snd_nxt < self.snd_max {
@@ -351,7 +400,7 @@ impl Sender {
                     || self.recovery.partial_acks == 1;
             }
         }
-        if self.snd_una >= self.data_end() {
+        if self.snd_una >= self.app_end() {
             self.phase = Phase::Done;
         }
         //= rfc6298#section-5
@@ -516,6 +565,15 @@ impl Sender {
             return;
         }
         if self.phase != Phase::Established {
+            return;
+        }
+        if self.snd_una == self.snd_max && self.snd_nxt < self.data_end() {
+            // The persist timer: one segment past the closed window (RFC 1122 §4.2.2.17).
+            let len = (self.data_end() - self.snd_nxt).min(self.window.mss);
+            self.send_segment(self.snd_nxt, len as u32, now, out);
+            self.snd_nxt += len;
+            self.snd_max = self.snd_nxt;
+            self.rtt.back_off();
             return;
         }
         self.stats.timeouts += 1;

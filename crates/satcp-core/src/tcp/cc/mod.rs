@@ -15,6 +15,7 @@ pub mod ceten;
 pub mod cubic;
 pub mod hybla;
 pub mod params;
+pub mod rate;
 pub mod reno;
 pub mod vegas;
 pub mod westwood;
@@ -181,6 +182,8 @@ pub enum Cc {
     Bbr(Box<bbr::Bbr>),
     Adalr(adalr::Adalr),
     Ceten(ceten::Ceten),
+    /// SCPS-TP's rate-based mode; installed by a PEP, not named by a variant.
+    Rate(rate::Rate),
 }
 
 /// Dispatch by `match`: one arm per controller, no trait object.
@@ -195,6 +198,7 @@ macro_rules! dispatch {
             Cc::Bbr($c) => $body,
             Cc::Adalr($c) => $body,
             Cc::Ceten($c) => $body,
+            Cc::Rate($c) => $body,
         }
     };
 }

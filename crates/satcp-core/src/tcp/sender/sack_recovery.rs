@@ -171,7 +171,7 @@ impl Sender {
             let info = self.ack_info(now, acked, false, rate);
             self.grow_window(&info);
         }
-        if self.snd_una >= self.data_end() {
+        if self.snd_una >= self.app_end() {
             self.phase = Phase::Done;
         }
         //= rfc6298#section-5
