@@ -16,7 +16,7 @@ import pathlib
 
 from .model import Finding, Row, StudyReport, Table
 
-__all__ = ["markdown", "html_page", "write", "emulate_commands"]
+__all__ = ["markdown", "html_page", "write"]
 
 
 def _num(x: float | None) -> str:
@@ -57,12 +57,6 @@ def _headers(table: Table) -> list[str]:
 
 def _mark(f: Finding) -> str:
     return "✓" if f.reproduced else "✗"
-
-
-def emulate_commands(report: StudyReport) -> list[str]:
-    """The rows a real Linux stack measured, each with the command that runs
-    it over satcp's emulator (the rows carry it after a colon, or only text)."""
-    return list(report.needs_real_stack)
 
 
 def _link(path: pathlib.Path, base: pathlib.Path | None) -> str:
@@ -107,7 +101,7 @@ def markdown(report: StudyReport, figure_dir: pathlib.Path | None = None) -> str
                   "The study measured these on real TCP stacks through a link emulator; the numbers above "
                   "are the simulator's. To run them on this machine's kernel over satcp's emulator (root, "
                   "/dev/net/tun):", ""]
-        lines += [f"- {item}" for item in emulate_commands(report)]
+        lines += [f"- {item}" for item in report.needs_real_stack]
         lines.append("")
     if report.notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in report.notes] + [""]
@@ -166,7 +160,7 @@ def html_page(report: StudyReport) -> str:
         parts.append("<h2>Rows measured on a real Linux stack</h2><p>The study measured these on real TCP stacks "
                      "through a link emulator; the numbers above are the simulator's. To run them on this "
                      "machine's kernel over satcp's emulator (root, /dev/net/tun):</p><ul>")
-        parts += [f"<li><code>{e(item)}</code></li>" for item in emulate_commands(report)]
+        parts += [f"<li><code>{e(item)}</code></li>" for item in report.needs_real_stack]
         parts.append("</ul>")
     if report.notes:
         parts.append("<h2>Notes</h2><ul>" + "".join(f"<li>{e(n)}</li>" for n in report.notes) + "</ul>")
