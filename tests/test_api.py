@@ -281,6 +281,18 @@ def test_to_dataframe_one_row_per_flow():
         assert column in links.columns
 
 
+def test_legs_dataframe_one_row_per_split_connection():
+    # Issue 7: a PEP-split flow reports each connection; the flow table stays flat.
+    r = satcp.run("scenarios/lawson-pep.toml", duration="20s")
+    legs = r.legs_dataframe()
+    assert list(legs["leg"]) == [0, 1, 2] and (legs["flow"] == 0).all()
+    assert list(legs["variant"])[1] == "vegas"
+    assert legs["bytes_delivered"].iloc[-1] == r.flows[0].bytes_delivered
+    assert "legs" not in r.to_dataframe().columns
+    assert satcp.Result.from_json(r.to_json()) == r
+    assert satcp.run(SMALL_TOML).legs_dataframe().empty
+
+
 def test_summary_is_readable():
     r = satcp.run(SMALL_TOML)
     text = r.summary()

@@ -222,6 +222,11 @@ def test_lawson_pep_prints_the_end_to_end_results(cli):
     plain = json.loads(cli("run", "scenarios/lawson-testbed.toml", *clean).stdout)["flows"][0]
     assert flow["split_legs"] == 3 and flow["acked_undelivered_bytes"] > 0
     assert (plain["split_legs"], plain["acked_undelivered_bytes"]) == (1, 0)
+    # Per-leg counters for the split flow, none for the end-to-end one.
+    assert [(leg["from"], leg["to"]) for leg in flow["legs"]] == [
+        ("netperfc", "SCPS10"), ("SCPS10", "SCPS20"), ("SCPS20", "netperfs")]
+    assert flow["legs"][-1]["bytes_delivered"] == flow["bytes_delivered"] and "legs" not in plain
+    assert "Split connections (per leg)" in p.stdout and "SCPS10 -> SCPS20" in p.stdout
     # The gateways beat the 64 KB end-to-end window even in 30 s of Vegas slow start.
     assert flow["goodput_bps"] > 1.2 * plain["goodput_bps"]
 

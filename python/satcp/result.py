@@ -58,8 +58,18 @@ class FlowResult(_Record):
     acked_undelivered_bytes: int | None = None
     #: Connections PEPs split the flow into (1 = end to end).
     split_legs: int | None = None
+    #: Each split connection in path order (from, to, variant, bytes_delivered,
+    #: segments_sent, retransmits, fast_retransmits, timeouts, srtt_s,
+    #: final_cwnd_bytes); empty end to end.
+    legs: list[dict] = dataclasses.field(default_factory=list)
     #: Fields a newer simulator adds that this version does not name.
     extra: dict = dataclasses.field(default_factory=dict, repr=False)
+
+    def to_dict(self) -> dict:
+        out = _as_dict(self)
+        if not self.legs:
+            del out["legs"]  # as the simulator writes it: no key end to end
+        return out
 
 
 @dataclasses.dataclass
@@ -129,10 +139,23 @@ class Result:
         import pandas as pd
 
         rows = [{**self._run_columns(), **f.to_dict()} for f in self.flows]
-        columns = list(self._run_columns()) + [f.name for f in dataclasses.fields(FlowResult) if f.name != "extra"]
+        for row in rows:
+            row.pop("legs", None)  # one row per leg in legs_dataframe()
+        columns = list(self._run_columns()) + [f.name for f in dataclasses.fields(FlowResult) if f.name not in ("extra", "legs")]
         for row in rows:
             columns += [k for k in row if k not in columns]
         return pd.DataFrame(rows, columns=columns)
+
+    def legs_dataframe(self):
+        """One row per connection of each PEP-split flow (flow, leg index in
+        path order, then the leg's counters); empty when nothing was split."""
+        import pandas as pd
+
+        rows = [
+            {**self._run_columns(), "flow": f.id, "leg": i, **leg}
+            for f in self.flows for i, leg in enumerate(f.legs)
+        ]
+        return pd.DataFrame(rows)
 
     def links_dataframe(self):
         """One row per link, with the run's seed and sim_time_s."""
@@ -191,6 +214,7 @@ class Result:
             for f in split:
                 table.add_row(str(f.id), str(f.split_legs), human_rate(f.goodput_bps), human_bytes(f.acked_undelivered_bytes or 0))
             parts.append(table)
+            parts.append(_legs_table(split))
         traffic = self.extra.get("traffic") or []
         if traffic:
             table = Table(title="Background traffic", title_justify="left", title_style="bold")
@@ -215,6 +239,23 @@ class Result:
 
     def __str__(self) -> str:
         return self.summary()
+
+
+def _legs_table(split: list[FlowResult]):
+    from rich.table import Table
+
+    table = Table(title="Split connections (per leg)", title_justify="left", title_style="bold")
+    for name in ["flow", "leg", "variant", "delivered", "segments", "retransmits", "timeouts", "srtt", "final cwnd"]:
+        table.add_column(name, justify="left" if name in ("leg", "variant") else "right")
+    for f in split:
+        for leg in f.legs:
+            srtt = leg.get("srtt_s")
+            table.add_row(
+                str(f.id), f"{leg['from']} -> {leg['to']}", leg["variant"], human_bytes(leg["bytes_delivered"]),
+                f"{leg['segments_sent']:,}", f"{leg['retransmits']:,}", f"{leg['timeouts']:,}",
+                _seconds(srtt) if srtt is not None else "-", human_bytes(leg["final_cwnd_bytes"]),
+            )
+    return table
 
 
 def _seconds(s: float) -> str:

@@ -37,6 +37,26 @@ pub struct FlowResult {
     pub acked_undelivered_bytes: u64,
     /// Connections the flow was split into by PEPs (1 = end to end).
     pub split_legs: u32,
+    /// Each split connection's own counters, in path order (empty end to end).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub legs: Vec<LegResult>,
+}
+
+/// One connection of a flow split by PEPs: who ran it, and its sender's counters.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LegResult {
+    pub from: String,
+    pub to: String,
+    /// The variant its sender ran (`vegas` for the SCPS-TP profile).
+    pub variant: String,
+    /// In-order bytes the leg's receiver delivered (to the next leg or the application).
+    pub bytes_delivered: u64,
+    pub segments_sent: u64,
+    pub retransmits: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub srtt_s: Option<f64>,
+    pub final_cwnd_bytes: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

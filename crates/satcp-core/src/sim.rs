@@ -9,7 +9,7 @@ use crate::link::{Link, LinkConfig, Next};
 use crate::red::Red;
 use crate::packet::{Kind, NodeId, Packet};
 use crate::pep::Relay;
-use crate::result::{FlowResult, LinkResult, RunResult};
+use crate::result::{FlowResult, LegResult, LinkResult, RunResult};
 use crate::rng::{stream, Component};
 use crate::scenario::Scenario;
 use crate::tcp::receiver::{Receiver, ReceiverConfig};
@@ -50,6 +50,7 @@ pub struct Simulation {
     tracer: Option<Box<Tracer>>,
     /// How PEPs relay between split connections (empty links for unsplit flows).
     pub relay: Relay,
+    node_names: Vec<String>,
 }
 
 impl Simulation {
@@ -126,6 +127,7 @@ impl Simulation {
             }
         }
         let routes = plan.routes;
+        let node_names = plan.node_names.clone();
 
         let mut queue = EventQueue::default();
         let flows: Vec<Flow> = legs
@@ -212,6 +214,7 @@ impl Simulation {
             finite_flows_open,
             tracer: None,
             relay,
+            node_names,
         }
     }
 
@@ -428,6 +431,23 @@ impl Simulation {
         }
     }
 
+    fn leg_result(&self, connection: u32) -> LegResult {
+        let leg = &self.flows[connection as usize];
+        let stats = &leg.sender.stats;
+        LegResult {
+            from: self.node_names[leg.src as usize].clone(),
+            to: self.node_names[leg.dst as usize].clone(),
+            variant: leg.variant.to_string(),
+            bytes_delivered: leg.receiver.bytes_delivered(),
+            segments_sent: stats.segments_sent,
+            retransmits: stats.retransmits,
+            fast_retransmits: stats.fast_retransmits,
+            timeouts: stats.timeouts,
+            srtt_s: leg.sender.rtt.srtt().map(seconds),
+            final_cwnd_bytes: leg.sender.window.cwnd,
+        }
+    }
+
     fn result(&self, sim_end: Time, wall_s: f64) -> RunResult {
         let flows = self
             .relay
@@ -453,6 +473,7 @@ impl Simulation {
                     // Acknowledged to the sender (by a PEP) but not at the real receiver.
                     acked_undelivered_bytes: flow.sender.snd_una.saturating_sub(delivered),
                     split_legs: chain.len() as u32,
+                    legs: if chain.len() > 1 { chain.iter().map(|&c| self.leg_result(c)).collect() } else { Vec::new() },
                     fast_retransmits: stats.fast_retransmits,
                     segments_sent: stats.segments_sent,
                     start_s: seconds(flow.start),

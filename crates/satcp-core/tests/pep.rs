@@ -31,8 +31,16 @@ fn gateways_fill_the_t1_at_ber_1e9() {
     assert_eq!(r.flows[0].split_legs, 3);
     // The PEP holds acknowledged bytes the real receiver does not have yet.
     assert!(r.flows[0].acked_undelivered_bytes > 0);
+    // Each connection reports itself, in path order, and passes on no more than it received.
+    let legs = &r.flows[0].legs;
+    let hops: Vec<(&str, &str)> = legs.iter().map(|l| (l.from.as_str(), l.to.as_str())).collect();
+    assert_eq!(hops, [("netperfc", "SCPS10"), ("SCPS10", "SCPS20"), ("SCPS20", "netperfs")]);
+    assert_eq!(legs[1].variant, "vegas", "the SCPS-TP profile runs Vegas over the satellite");
+    assert!(legs.windows(2).all(|w| w[0].bytes_delivered >= w[1].bytes_delivered));
+    assert_eq!(legs[2].bytes_delivered, r.flows[0].bytes_delivered);
     let plain = run(&load("lawson-testbed.toml", 1e-9, 1));
     assert_eq!((plain.flows[0].split_legs, plain.flows[0].acked_undelivered_bytes), (1, 0));
+    assert!(plain.flows[0].legs.is_empty());
 }
 
 /// PEP / end-to-end TCP goodput from Lawson's means (004.md §3.3; 128k and 512k tables).

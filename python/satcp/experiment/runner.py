@@ -59,7 +59,8 @@ def make_row(task: dict, result) -> dict:
         values = [f.get(name) for f in flows]
         row[name] = int(sum(v for v in values if v is not None))
     row["jain_index"] = jain_index(goodputs)
-    row.update(_lists("flow", flows, skip={"id"}))
+    # A PEP's per-leg records stay in `satcp run --json`; rows keep flat columns.
+    row.update(_lists("flow", flows, skip={"id", "legs"}))
     row.update(_lists("link", links))
     return row
 
