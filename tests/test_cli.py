@@ -132,6 +132,9 @@ BAD_INPUTS = {
     "byte counting on a controller with its own growth": (
         SMALL_TOML, ["--set", "flow.0.variant=cubic", "--set", "flow.0.byte_counting=true"],
         ["key `flow.0.byte_counting`", "Reno-growth variants"]),
+    "rack without SACK recovery": (SMALL_TOML, ["--set", "flow.0.rack=true"], ["key `flow.0.rack`", "sack = true"]),
+    "rack with Fall & Floyd recovery": (SMALL_TOML, ["--set", "flow.0.variant=sack", "--set", "flow.0.rack=true"],
+                                        ["key `flow.0.rack`", '"rfc6675" or "prr"']),
     "cc key value not accepted": (SMALL_TOML, ["--set", "flow.0.variant=westwood", "--set", 'flow.0.cc.westwood_filter="kalman"'],
                                   ["key `flow.0.cc.westwood_filter`", '"tustin"']),
     "unknown cc key": (SMALL_TOML, ["--set", "flow.0.cc.vegas_delta=1"], ["key `flow.0.cc.vegas_delta`", "vegas_alpha"]),

@@ -23,6 +23,8 @@ pub enum Event {
     TrafficSend(u32),
     /// Pacing timer of a flow's sender (paced controllers only).
     Pace(FlowId, u32),
+    /// RACK-TLP's reordering or probe timer of a flow's sender (`rack = true` only).
+    LossTimer(FlowId, u32),
 }
 
 #[derive(PartialEq, Eq)]

@@ -137,10 +137,14 @@ fn transport(pep: &NodeSpec, leg: &mut FlowSpec) -> Extras {
     //= CCSDS 714.0-B-2 SCPS-TP; Lawson 2006 §1.6 (004.md)
     //# window scale, timestamps, SNACK, Vegas or rate-based congestion control
     // SNACK is modelled by SACK with RFC 6675 recovery, whose scoreboard
-    // resends every reported hole as the window allows, not one per RTT.
+    // resends every reported hole as the window allows, not one per RTT,
+    // and RACK: "the sender uses the RTT estimate to decide whether missing
+    // segments might still be in transit before retransmitting them"
+    // (004.md §1.6 item 3), which also finds lost retransmissions.
     leg.variant = "vegas".into();
     leg.sack = Some(true);
     leg.sack_recovery = Some(SackStyle::Rfc6675);
+    leg.rack = true;
     leg.timestamps = true;
     let header = IP_HEADER + TCP_HEADER + TIMESTAMP_OPTION;
     Extras {

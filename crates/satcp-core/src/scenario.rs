@@ -6,7 +6,7 @@ use serde::Deserialize;
 use std::fmt;
 
 use crate::tcp::cc::CcParams;
-use crate::tcp::recovery::{PartialAckTimer, SackStyle};
+use crate::tcp::recovery::{PartialAckTimer, RecoveryKind, SackStyle};
 use crate::tcp::variant::{self, SackUse};
 use crate::time::NS_PER_S;
 use crate::units::{Bytes, Duration, Rate};
@@ -168,6 +168,10 @@ pub struct FlowSpec {
     /// RFC 3465: grow per segment acknowledged (at most 2 per ACK), as Linux; Reno-growth controllers only.
     #[serde(default)]
     pub byte_counting: bool,
+    /// RFC 8985 RACK-TLP loss detection (time-based, tail loss probes) beside
+    /// RFC 6675's duplicate-ACK rule; SACK recovery (rfc6675 or prr) only. Linux's default.
+    #[serde(default)]
+    pub rack: bool,
     /// NewReno's timer on partial ACKs: "impatient" (RFC 6582 §3.2) or "slow-but-steady".
     #[serde(default = "defaults::partial_ack_timer")]
     pub partial_ack_timer: PartialAckTimer,
@@ -385,6 +389,9 @@ impl FlowSpec {
         }
         if self.max_rto.0 < self.min_rto.0 {
             return Err(error(key("max_rto"), "smaller than min_rto"));
+        }
+        if self.rack && !matches!(info.recovery_with(info.sack_enabled(self.sack), self.sack_recovery), RecoveryKind::Sack(SackStyle::Rfc6675 | SackStyle::Prr)) {
+            return Err(error(key("rack"), format!("needs SACK recovery in the RFC 6675 or PRR style; accepted with sack = true and sack_recovery = \"rfc6675\" or \"prr\" (variant \"{}\" here)", self.variant)));
         }
         if self.byte_counting && !info.cc.grows_as_reno() {
             return Err(error(key("byte_counting"), format!("variant \"{}\" has its own growth rule; accepted with the Reno-growth variants (rfc793, tahoe, reno, newreno, sack, fack, westwood, ceten-*)", self.variant)));

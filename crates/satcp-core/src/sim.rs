@@ -155,6 +155,7 @@ impl Simulation {
                     handshake: spec.handshake,
                     limited_transmit: spec.limited_transmit,
                     byte_counting: spec.byte_counting,
+                    rack: spec.rack,
                     partial_ack_timer: spec.partial_ack_timer,
                     bytes: spec.bytes.0,
                     rto: RtoConfig {
@@ -318,6 +319,11 @@ impl Simulation {
                 self.flows[f as usize].sender.on_pace(self.now, generation, &mut out);
                 self.after_endpoint(f, self.flows[f as usize].src, out);
             }
+            Event::LossTimer(f, generation) => {
+                let mut out = std::mem::take(&mut self.outbox);
+                self.flows[f as usize].sender.on_loss_timer(self.now, generation, &mut out);
+                self.after_endpoint(f, self.flows[f as usize].src, out);
+            }
             Event::DelayedAck(f, generation) => {
                 let mut out = std::mem::take(&mut self.outbox);
                 self.flows[f as usize].receiver.on_delayed_ack_timer(self.now, generation, &mut out);
@@ -408,6 +414,9 @@ impl Simulation {
         }
         if let Some((at, generation)) = flow.sender.pace_timer.schedule_request() {
             self.queue.schedule(at, Event::Pace(f, generation));
+        }
+        if let Some((at, generation)) = flow.sender.loss_timer.schedule_request() {
+            self.queue.schedule(at, Event::LossTimer(f, generation));
         }
     }
 

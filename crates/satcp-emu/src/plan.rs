@@ -28,6 +28,8 @@ pub struct FlowPlan {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StackPlan {
     pub sack: bool,
+    /// RACK-TLP: `net.ipv4.tcp_recovery` and `tcp_early_retrans` on or off.
+    pub rack: bool,
     pub timestamps: bool,
     pub window_scaling: bool,
     pub initial_cwnd: u32,
@@ -158,6 +160,7 @@ fn stack_plan(s: &Scenario) -> Result<StackPlan, ScenarioError> {
         let sack = variant::find(&f.variant).map(|v| v.sack_enabled(f.sack)).unwrap_or(false);
         StackPlan {
             sack,
+            rack: f.rack,
             timestamps: f.timestamps,
             window_scaling: f.window_scaling,
             initial_cwnd: f.initial_cwnd,
@@ -171,6 +174,7 @@ fn stack_plan(s: &Scenario) -> Result<StackPlan, ScenarioError> {
         let p = per_flow(f);
         let clash = [
             ("sack", p.sack != first.sack),
+            ("rack", p.rack != first.rack),
             ("timestamps", p.timestamps != first.timestamps),
             ("window_scaling", p.window_scaling != first.window_scaling),
             ("initial_cwnd", p.initial_cwnd != first.initial_cwnd),
@@ -241,5 +245,16 @@ mod tests {
     fn flows_sharing_a_namespace_must_agree() {
         let s = serde_json::json!({"path": {"rate": 1e6, "delay": 0.1}, "flow": [{"sack": true}, {"sack": false}]});
         assert_eq!(plan(&s, &avail()).err().unwrap().key, "flow.1.sack");
+        let s = serde_json::json!({"path": {"rate": 1e6, "delay": 0.1}, "flow": [{"sack": true, "rack": true}, {"sack": true}]});
+        assert_eq!(plan(&s, &avail()).err().unwrap().key, "flow.1.rack");
+    }
+
+    #[test]
+    fn rack_follows_the_flow() {
+        // Off unless asked for, as in the simulator (Linux's own default is on).
+        let p = plan(&scenario(serde_json::json!({"sack": true})), &avail()).unwrap();
+        assert!(!p.stack.rack);
+        let p = plan(&scenario(serde_json::json!({"sack": true, "rack": true})), &avail()).unwrap();
+        assert!(p.stack.rack);
     }
 }

@@ -84,6 +84,12 @@ fn configure(ns: &Netns, me: String, peer: String, stack: &StackPlan, buffer_max
         "rto_min", &format!("{}ms", stack.min_rto_ms),
     ])?;
     ns.sysctl("net/ipv4/tcp_sack", flag(stack.sack))?;
+    // Linux's RACK (tcp_recovery bit 1) and TLP (tcp_early_retrans 3) follow
+    // the flow's `rack`, so both sides detect losses the same way.
+    ns.sysctl("net/ipv4/tcp_recovery", flag(stack.rack))?;
+    if ns.has_sysctl("net/ipv4/tcp_early_retrans") {
+        ns.sysctl("net/ipv4/tcp_early_retrans", if stack.rack { "3" } else { "0" })?;
+    }
     ns.sysctl("net/ipv4/tcp_timestamps", flag(stack.timestamps))?;
     ns.sysctl("net/ipv4/tcp_window_scaling", flag(stack.window_scaling))?;
     // A fresh namespace has no cached metrics, but keep none between flows either.

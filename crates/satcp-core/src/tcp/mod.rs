@@ -2,6 +2,7 @@
 //! options), loss recovery, congestion control, and the receiver.
 
 pub mod cc;
+pub mod rack;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;

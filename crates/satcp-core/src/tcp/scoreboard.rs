@@ -8,6 +8,8 @@
 
 use std::collections::VecDeque;
 
+use crate::time::Time;
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SegmentState {
     pub sacked: bool,
@@ -17,6 +19,19 @@ pub struct SegmentState {
     /// One past the highest byte sent when this segment was last
     /// retransmitted (FACK's test for a lost retransmission).
     pub retransmitted_at_high: u64,
+    /// When it was last sent (RACK's clock, RFC 8985 §6.1).
+    pub sent_at: Time,
+    /// Sent more than once, ever: its ACK is ambiguous for RACK's RTT.
+    pub resent: bool,
+}
+
+/// The most recently sent of the segments an ACK newly delivered (RFC 8985 §6.2 step 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Delivered {
+    pub sent_at: Time,
+    /// One past its last byte.
+    pub end: u64,
+    pub resent: bool,
 }
 
 /// How many segments must be SACKed above a hole before it is presumed lost.
@@ -50,6 +65,14 @@ pub struct Scoreboard {
     high_sacked: Option<u64>,
     /// Segments below this number have been examined for loss.
     loss_marked_to: u64,
+    /// One past the highest segment marked lost by time (RACK), for `next_lost`.
+    timed_lost_to: u64,
+    /// The newest delivery since `take_delivered`, and one past the highest
+    /// byte ever delivered (RACK.fack).
+    delivered: Option<Delivered>,
+    delivered_high: u64,
+    /// A never-resent segment was delivered below one delivered before (RFC 8985 §6.2 step 3).
+    pub reordering_seen: bool,
 }
 
 impl Scoreboard {
@@ -65,6 +88,10 @@ impl Scoreboard {
             retrans_out: 0,
             high_sacked: None,
             loss_marked_to: 0,
+            timed_lost_to: 0,
+            delivered: None,
+            delivered_high: 0,
+            reordering_seen: false,
         }
     }
 
@@ -104,6 +131,10 @@ impl Scoreboard {
         let new_base = if snd_una >= self.high_data { self.end_segment() } else { self.segment_of(snd_una) };
         while self.base < new_base {
             let s = self.segments.pop_front().expect("segment below the sent edge");
+            if !s.sacked {
+                let end = self.bytes_of(self.base).1;
+                self.note_delivery(s, end);
+            }
             self.forget(s);
             self.base += 1;
         }
@@ -111,6 +142,65 @@ impl Scoreboard {
         if self.high_sacked.is_some_and(|h| h <= self.base) {
             self.high_sacked = None;
         }
+    }
+
+    fn note_delivery(&mut self, s: SegmentState, end: u64) {
+        //= rfc8985#section-6.2
+        //# If Segment.end_seq < RACK.fack and Segment.retransmitted is FALSE,
+        //# then set RACK.reordering_seen = TRUE
+        if !s.resent && end < self.delivered_high {
+            self.reordering_seen = true;
+        }
+        self.delivered_high = self.delivered_high.max(end);
+        let this = Delivered { sent_at: s.sent_at, end, resent: s.resent };
+        if self.delivered.is_none_or(|d| (d.sent_at, d.end) < (this.sent_at, this.end)) {
+            self.delivered = Some(this);
+        }
+    }
+
+    /// The most recently sent segment delivered since the last call.
+    pub fn take_delivered(&mut self) -> Option<Delivered> {
+        self.delivered.take()
+    }
+
+    /// Segment `segment` leaves now (it must be below the sent edge).
+    pub fn record_send(&mut self, segment: u64, now: Time, resent: bool) {
+        if let Some(s) = segment.checked_sub(self.base).and_then(|i| self.segments.get_mut(i as usize)) {
+            s.sent_at = now;
+            s.resent |= resent;
+        }
+    }
+
+    /// RACK found `segment` (sent before a delivered one, and waited long
+    /// enough) lost: it is resent again even if it was a retransmission.
+    /// Returns true when it newly needs a resend.
+    pub fn mark_lost_by_time(&mut self, segment: u64) -> bool {
+        let Some(i) = segment.checked_sub(self.base).map(|i| i as usize).filter(|&i| i < self.segments.len()) else {
+            return false;
+        };
+        let s = &mut self.segments[i];
+        if s.sacked || (s.lost && !s.retransmitted) {
+            return false;
+        }
+        if !s.lost {
+            s.lost = true;
+            self.lost_out += 1;
+        }
+        if s.retransmitted {
+            s.retransmitted = false;
+            self.retrans_out -= 1;
+        }
+        self.timed_lost_to = self.timed_lost_to.max(segment + 1);
+        true
+    }
+
+    /// Segments sacked or lost-and-awaiting-resend are no longer RACK's to judge.
+    pub fn awaits_verdict(&self, segment: u64, sent_at: Time) -> bool {
+        self.state(segment).is_some_and(|s| !s.sacked && s.sent_at == sent_at && !(s.lost && !s.retransmitted))
+    }
+
+    pub fn lost_segments(&self) -> u64 {
+        self.lost_out
     }
 
     fn forget(&mut self, s: SegmentState) {
@@ -137,6 +227,7 @@ impl Scoreboard {
             if !s.sacked {
                 self.lost_out -= s.lost as u64;
                 self.retrans_out -= s.retransmitted as u64;
+                self.note_delivery(s, end);
                 self.segments[i] = SegmentState { sacked: true, ..SegmentState::default() };
                 self.sacked_out += 1;
                 newly += 1;
@@ -210,7 +301,7 @@ impl Scoreboard {
 
     /// The first lost segment at or above `from` that is not being retransmitted.
     pub fn next_lost(&self, from: u64) -> Option<u64> {
-        let frontier = self.loss_marked_to.min(self.end_segment());
+        let frontier = self.loss_marked_to.max(self.timed_lost_to).min(self.end_segment());
         (from.max(self.base)..frontier).find(|&n| {
             let s = self.segments[self.index(n)];
             s.lost && !s.sacked && !s.retransmitted

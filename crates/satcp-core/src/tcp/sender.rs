@@ -5,6 +5,7 @@
 
 mod cc_hooks;
 mod prr;
+mod rack_tlp;
 mod sack_recovery;
 
 use super::cc::{Ack, Cc, CcKind, CcParams, Congestion, Window};
@@ -40,6 +41,8 @@ pub struct SenderConfig {
     pub limited_transmit: bool,
     /// RFC 3465 byte counting: window growth per segment acknowledged, not per ACK.
     pub byte_counting: bool,
+    /// RFC 8985 RACK-TLP beside RFC 6675's duplicate-ACK rule (SACK senders only).
+    pub rack: bool,
     pub partial_ack_timer: PartialAckTimer,
     /// Bytes to transfer; 0 = unlimited.
     pub bytes: u64,
@@ -96,6 +99,9 @@ pub struct Sender {
     pub scoreboard: Option<Scoreboard>,
     pub sack: SackRecovery,
     pub rto_timer: Timer,
+    /// RACK-TLP's state and its reordering/probe timer, when the flow runs it.
+    pub(super) rack_tlp: Option<rack_tlp::RackTlp>,
+    pub loss_timer: Timer,
     /// Per-segment send records, for Vegas and BBR only.
     sent_log: Option<SentLog>,
     /// Pacing (BBR): the next segment may leave at `next_send_at`.
@@ -138,6 +144,8 @@ impl Sender {
             scoreboard: sack_recovery::scoreboard_for(&cfg),
             sack: SackRecovery::default(),
             rto_timer: Timer::default(),
+            rack_tlp: (cfg.rack && cfg.sack).then(rack_tlp::RackTlp::default),
+            loss_timer: Timer::default(),
             sent_log: cfg.cc.needs_send_log().then(SentLog::default),
             pace_timer: Timer::default(),
             next_send_at: 0,
@@ -309,6 +317,7 @@ impl Sender {
         self.stats.bytes_sent += len as u64;
         let size = self.header_bytes() + len;
         self.log_send(seq, len, size, now, is_retransmission);
+        self.rack_on_send(seq, len, now, is_retransmission);
         out.push(self.packet(Kind::Data, seq, len, size, now));
         //= rfc6298#section-5
         //# (5.1) Every time a packet containing data is sent (including a
@@ -596,6 +605,7 @@ impl Sender {
         //# (5.6) Start the retransmission timer
         self.rtt.back_off();
         self.rto_timer.arm(self.rtt.expiry(now) + self.rto_extra());
+        self.rack_on_timeout();
         if self.sack_timeout() {
             return self.sack_output(now, out);
         }

@@ -34,6 +34,13 @@ pub struct SackRecovery {
     prr: Prr,
 }
 
+impl SackRecovery {
+    /// NextSeg must look for holes from `segment` again (a lost retransmission lies below HighRxt).
+    pub(super) fn rewind_next_rxt(&mut self, segment: u64) {
+        self.next_rxt = self.next_rxt.min(segment);
+    }
+}
+
 pub(super) fn scoreboard_for(cfg: &SenderConfig) -> Option<Scoreboard> {
     let mss = cfg.mss as u64;
     match cfg.recovery {
@@ -83,7 +90,8 @@ impl Sender {
                 newly_sacked += board.sack(left.max(ack.ack), right);
             }
         }
-        let newly_lost = board.mark_losses() * mss;
+        let mut newly_lost = board.mark_losses() * mss;
+        newly_lost += self.rack_on_ack(now, ack) * mss;
         let was_in_recovery = self.sack.in_recovery;
         if was_in_recovery && self.style() == RecoveryKind::Fack && self.board().detect_lost_retransmissions() > 0 {
             //= Mathis & Mahdavi 1996 §3 (Hayes §2.8.4)
@@ -124,7 +132,8 @@ impl Sender {
             info.flight = self.flight_size();
             info.in_flight = self.in_flight();
             self.cc.on_every_ack(&mut self.window, &info);
-            return self.sack_output(now, out);
+            self.sack_output(now, out);
+            return self.schedule_probe(now);
         }
         if was_in_recovery && self.sack.in_recovery && self.style() == RecoveryKind::Sack(SackStyle::Prr) {
             self.apply_prr(delivered);
@@ -141,6 +150,9 @@ impl Sender {
             }
         }
         self.sack_output(now, out);
+        if new_ack {
+            self.schedule_probe(now);
+        }
     }
 
     fn sack_new_ack(&mut self, now: Time, ack: &Packet) -> Option<crate::tcp::cc::RateSample> {
@@ -187,6 +199,14 @@ impl Sender {
         rate
     }
 
+    /// RACK's timer marked losses: start recovery, or send what it allows.
+    pub(super) fn after_loss_marked(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if !self.sack.in_recovery && !self.sack.after_timeout && self.loss_detected() {
+            return self.enter_sack_recovery(now, 0, out);
+        }
+        self.sack_output(now, out);
+    }
+
     fn sack_partial_ack(&mut self, ack: u64) {
         match self.style() {
             //= Fall & Floyd 1996 §4 (ns sack1 without partial_ack_)
@@ -210,6 +230,11 @@ impl Sender {
             return true;
         }
         let board = self.board_ref();
+        if self.rack_tlp.is_some() && board.lost_segments() > 0 {
+            //= rfc8985#section-3.4
+            //# RACK-TLP ... starts fast recovery quickly using time-based inferences
+            return true;
+        }
         match self.style() {
             //= rfc6675#section-5
             //# (2) If DupAcks < DupThresh but IsLost (HighACK + 1) returns true
@@ -391,9 +416,13 @@ impl Sender {
             return;
         }
         if !self.sack.in_recovery && !self.sack.after_timeout {
+            let sent_before = self.snd_max;
             self.output(now, out);
             let snd_max = self.snd_max;
             self.board().sent_up_to(snd_max);
+            if snd_max > sent_before {
+                self.schedule_probe(now);
+            }
             return;
         }
         let mut resent = 0;
@@ -430,6 +459,12 @@ impl Sender {
         self.sack.prr.sent(end - start);
         let snd_max = self.snd_max;
         self.board().mark_retransmitted(segment, snd_max);
+        if self.rack_tlp.is_some() && start == self.snd_una {
+            // Linux (tcp_xmit_retransmit_queue) restarts the RTO when it resends
+            // the head: the timer then waits for this retransmission, not for
+            // the original sent an RTT or more before.
+            self.rto_timer.arm(self.rtt.expiry(now));
+        }
         //= rfc6675#section-5
         //# (C.2) If any of the data octets sent in (C.1) are below HighData,
         //# HighRxt MUST be set to the highest sequence number of the

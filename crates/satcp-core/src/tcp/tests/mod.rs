@@ -1,6 +1,7 @@
 //! Segment-level tests in the smoltcp style: feed ACKs or segments in,
 //! assert exactly what comes out.
 
+mod rack;
 mod sack;
 
 use super::cc::CcKind;
@@ -30,6 +31,7 @@ pub(super) fn sender_config(recovery: RecoveryKind, initial_cwnd: u32) -> Sender
         handshake: false,
         limited_transmit: false,
         byte_counting: false,
+        rack: false,
         partial_ack_timer: PartialAckTimer::Impatient,
         bytes: 0,
         rto: RtoConfig::default(),

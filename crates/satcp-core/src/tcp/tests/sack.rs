@@ -4,7 +4,7 @@
 use super::*;
 
 /// A receiver that ACKs every segment with SACK blocks.
-fn sack_receiver(timestamps: bool) -> Receiver {
+pub(super) fn sack_receiver(timestamps: bool) -> Receiver {
     Receiver::new(ReceiverConfig {
         flow: 0,
         dst: 0,
