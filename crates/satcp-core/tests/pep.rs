@@ -64,7 +64,7 @@ fn pep_beats_end_to_end_tcp_by_lawsons_factor_at_1e6_and_1e7() {
 }
 
 #[test]
-#[ignore = "known gap: at 1e-5 our SCPS leg (Vegas, SACK for SNACK) reaches ~1.2 x TCP, Lawson 3.7; rate-based control gives ~19"]
+#[ignore = "known gap: at 1e-5 our SCPS leg (Vegas, SACK for SNACK, RACK-TLP) reaches ~2.0 x TCP, Lawson 2.26-3.71; benches/README.md says why"]
 fn pep_beats_end_to_end_tcp_by_lawsons_factor_at_1e5() {
     let r = ratio(1e-5);
     assert!((LAWSON_RATIO.0..=LAWSON_RATIO.1).contains(&r), "PEP / TCP = {r:.2}");

@@ -108,8 +108,10 @@ def _table(ber: float, size: str, cells: dict) -> Table:
 def _why(ber: float, tech: str, ratio: float) -> str:
     if tech == "SCPS-TP":
         return ("the gateways' settings are unknown (screenshots only, 004.md §1.6, §5.2 item 7); ours run Vegas "
-                "over the satellite hop with SACK standing in for SNACK, whose timeouts dominate at 1e-5 (11% of "
-                "packets lost each way); rate-based control (`rate` on the PEP) ignores loss and overshoots instead")
+                "over the satellite hop with SACK for SNACK and RACK-TLP; at 1e-5 (11% of packets lost each way) "
+                "its recoveries overlap and the window does not grow during them, about 35% under the "
+                "sqrt(3.5/p) window Lawson's SCPS means follow; rate-based control (`rate` on the PEP) ignores "
+                "loss and overshoots instead")
     if ber == 1e-5:
         return ("at 11% packet loss every run is a chain of timeouts; Linux 2.6.11's BIC, its RTO backoff and "
                 "its handling of lost ACKs (not modelled: NewReno here, 004.md §5.2 item 1) set the level")
