@@ -3,7 +3,7 @@ reference GEO scenario (scenarios/geo-10mbps.toml, with SACK on as Linux
 has it), BER 0 and 1e-6, and the emulator's delay jitter at 10 Mb/s.
 
     sudo .venv/bin/python benches/emulate_compare.py [--duration 30] [--seeds 3] [--parallel 1]
-                                                     [--variants newreno,cubic,bbr] [--bers 0,1e-6]
+                                                     [--variants newreno,cubic,bbr] [--bers 0,1e-6] [--rack]
 
 Runs in real time (about duration x runs / parallel); prints a Markdown
 table for benches/README.md. `--parallel N` runs N emulations at once, each
@@ -46,8 +46,12 @@ def main() -> None:
     ap.add_argument("--bers", default="0,1e-6")
     ap.add_argument("--byte-counting", action="store_true",
                     help="simulate Reno with RFC 3465 byte counting, as Linux grows (its kernel always does)")
+    ap.add_argument("--rack", action="store_true",
+                    help="RACK-TLP on both sides (flow key rack; the kernel's tcp_recovery and tcp_early_retrans)")
+    ap.add_argument("--jitter", action=argparse.BooleanOptionalAction, default=True,
+                    help="also measure the emulator's added-delay jitter (default on)")
     args = ap.parse_args()
-    base = {"duration": f"{args.duration}s", "flow.0.sack": True}
+    base = {"duration": f"{args.duration}s", "flow.0.sack": True, "flow.0.rack": args.rack}
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
     print("| variant | BER | simulator Mb/s (sd) | Linux Mb/s (sd) | Linux / sim | sim retx | Linux retx |")
     print("|---|---|---:|---:|---:|---:|---:|")
@@ -62,6 +66,8 @@ def main() -> None:
                 em, esd = mean_sd(emus)
                 print(f"| {variant} | {ber:g} | {sm:.3f} ({ssd:.3f}) | {em:.3f} ({esd:.3f}) | {em / sm:.2f} "
                       f"| {statistics.mean(sim_rx):.0f} | {statistics.mean(emu_rx):.0f} |", flush=True)
+    if not args.jitter:
+        return
     r = satcp.emulate(GEO, duration="10s", probe={"rate_bps": 8e6, "size": 1000}, tcp=False)
     p, late = r.extra["probe"], r.extra["emulator"]["late_write_us"]
     lo, p50, p99, hi = p["added_delay_us"]

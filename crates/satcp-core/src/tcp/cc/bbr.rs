@@ -194,7 +194,7 @@ impl Bbr {
         self.cycle_stamp = now;
     }
 
-    fn update_state(&mut self, ack: &Ack) {
+    fn update_state(&mut self, ack: &Ack, w: &mut Window) {
         let now = ack.now;
         self.check_full_pipe();
         match self.state {
@@ -209,7 +209,7 @@ impl Bbr {
             State::ProbeBw => self.advance_cycle(ack),
             _ => {}
         }
-        self.check_probe_rtt(ack);
+        self.check_probe_rtt(ack, w);
     }
 
     fn advance_cycle(&mut self, ack: &Ack) {
@@ -234,13 +234,15 @@ impl Bbr {
         }
     }
 
-    fn check_probe_rtt(&mut self, ack: &Ack) {
+    fn check_probe_rtt(&mut self, ack: &Ack, w: &mut Window) {
         let now = ack.now;
         //= draft-cardwell-iccrg-bbr-congestion-control-00#section-4.3.4.4
         //# if (BBR.state != ProbeRTT and BBR.rtprop_expired and not BBR.idle_restart) BBREnterProbeRTT()
         let expired = self.rtprop_expired || (self.rt_prop.is_some() && now > self.rt_prop_stamp + self.cfg.rtprop_window);
         self.rtprop_expired = false;
         if self.state != State::ProbeRtt && expired {
+            //# BBREnterProbeRTT() BBRSaveCwnd()
+            self.save_cwnd(w);
             self.state = State::ProbeRtt;
             self.pacing_gain = 1.0;
             self.cwnd_gain = 1.0;
@@ -263,6 +265,9 @@ impl Bbr {
                 if self.probe_rtt_round_done && now > done {
                     //# BBR.rtprop_stamp = Now(); ... BBRExitProbeRTT()
                     self.rt_prop_stamp = now;
+                    //# BBRRestoreCwnd()
+                    // Linux bbr_check_probe_rtt_done: cwnd = max(cwnd, prior_cwnd).
+                    w.cwnd = w.cwnd.max(self.prior_cwnd);
                     if self.filled_pipe {
                         self.enter_probe_bw(now);
                     } else {
@@ -274,6 +279,12 @@ impl Bbr {
             }
             None => {}
         }
+    }
+
+    /// Linux bbr_save_cwnd: the window to come back to after recovery or
+    /// ProbeRTT; while either is under way, the larger of the two seen.
+    fn save_cwnd(&mut self, w: &Window) {
+        self.prior_cwnd = if self.in_recovery || self.state == State::ProbeRtt { self.prior_cwnd.max(w.cwnd) } else { w.cwnd };
     }
 
     fn set_pacing(&mut self, ack: &Ack, w: &Window) {
@@ -310,7 +321,6 @@ impl Bbr {
             //# BBRRestoreCwnd(): cwnd = max(cwnd, BBR.prior_cwnd)
             self.in_recovery = false;
             w.cwnd = w.cwnd.max(self.prior_cwnd);
-            self.prior_cwnd = 0;
         }
         //= draft-cardwell-iccrg-bbr-congestion-control-00#section-4.2.3.2
         //# BBR.target_cwnd = BBRInflight(BBR.cwnd_gain) ... + 3 * SMSS (quantization budget)
@@ -356,7 +366,7 @@ impl Controller for Bbr {
 
     fn on_every_ack(&mut self, w: &mut Window, ack: &Ack) {
         self.update_bw(ack);
-        self.update_state(ack);
+        self.update_state(ack, w);
         self.set_pacing(ack, w);
         self.set_cwnd(w, ack);
     }
@@ -364,7 +374,7 @@ impl Controller for Bbr {
     fn ssthresh_after_loss(&mut self, w: &Window, loss: &Loss) -> u64 {
         //= Linux tcp_bbr.c, bbr_ssthresh
         //# bbr_save_cwnd(sk); return tcp_sk(sk)->snd_ssthresh;
-        self.prior_cwnd = if self.in_recovery || self.state == State::ProbeRtt { self.prior_cwnd.max(w.cwnd) } else { w.cwnd };
+        self.save_cwnd(w);
         // The recovery sets cwnd to this on entry: packet conservation, the data in flight.
         loss.flight.max(self.cfg.min_pipe_cwnd_segments * w.mss)
     }
@@ -472,6 +482,29 @@ mod tests {
         p.ack(1e6, 120 * NS_PER_MS, 50 * MSS);
         assert_eq!(p.bbr.state, State::ProbeRtt);
         assert_eq!(p.w.cwnd, 4 * MSS);
+    }
+
+    #[test]
+    fn probe_rtt_gives_the_window_back_when_it_ends() {
+        //= draft-cardwell-iccrg-bbr-congestion-control-00#section-4.3.4.4
+        //# BBREnterProbeRTT() ... BBRSaveCwnd() ... BBRRestoreCwnd() BBRExitProbeRTT()
+        let mut p = Path::new();
+        p.bbr.on_rtt(100 * NS_PER_MS, 0);
+        // A full pipe at 1 Mb/s: the window settles at 2 BDP (+ 3 segments).
+        while p.now < 9 * NS_PER_S {
+            p.ack(1e6, 120 * NS_PER_MS, p.w.cwnd.min(100 * MSS));
+        }
+        let before = p.w.cwnd;
+        assert!(before > 20 * MSS, "{before}");
+        while p.bbr.state != State::ProbeRtt {
+            p.ack(1e6, 120 * NS_PER_MS, p.w.cwnd.min(100 * MSS));
+        }
+        assert_eq!(p.w.cwnd, 4 * MSS);
+        while p.bbr.state == State::ProbeRtt {
+            p.ack(1e6, 120 * NS_PER_MS, 3 * MSS);
+        }
+        // Linux bbr_check_probe_rtt_done: not regrown from four segments over many RTTs.
+        assert!(p.w.cwnd >= before, "{} < {before}", p.w.cwnd);
     }
 
     #[test]
