@@ -2,7 +2,8 @@
 
     python3 benches/ns3_compare.py [--variants newreno,cubic,...] [--seeds 10]
                                    [--bers 0,1e-7,1e-6] [--seconds 200]
-                                   [--ber0-seconds 100] [--sack]
+                                   [--ber0-seconds 100] [--sack] [--rack]
+                                   [--flow KEY=VALUE ...] [--cc KEY=VALUE ...]
 
 For each variant and BER, runs ns-3's satlink (the variant's TypeId, SACK
 off unless --sack; BBR always with SACK, as satcp's bbr) and satcp's
@@ -58,11 +59,18 @@ def main() -> None:
     parser.add_argument("--sack", action="store_true", help="SACK on in both simulators")
     parser.add_argument("--sack-recovery", default="rfc6675", choices=["rfc6675", "prr"],
                         help="satcp's SACK recovery with --sack (ns-3 always runs PRR)")
+    parser.add_argument("--rack", action="store_true", help="satcp with RACK-TLP (flow key rack) under --sack")
+    parser.add_argument("--flow", action="append", default=[], metavar="KEY=VALUE",
+                        help="a [[flow]] key for satcp's flow, e.g. byte_counting=true (repeatable)")
+    parser.add_argument("--cc", action="append", default=[], metavar="KEY=VALUE",
+                        help="a [flow.cc] key for satcp's flow, e.g. hybla_rtt0='\"1s\"' (repeatable)")
     args = parser.parse_args()
     ns3, satcp = build_ns3(), build_satcp()
     tmp = pathlib.Path(tempfile.mkdtemp())
 
-    say(f"reference scenario, {args.seeds} seeds, SACK {'on' if args.sack else 'off'} (bbr: on)")
+    say(f"reference scenario, {args.seeds} seeds, SACK {'on' if args.sack else 'off'} (bbr: on)"
+        f"{', RACK-TLP in satcp' if args.rack else ''}{', satcp [flow.cc] ' + ', '.join(args.cc) if args.cc else ''}"
+        f"{', satcp [[flow]] ' + ', '.join(args.flow) if args.flow else ''}")
     say(f"| variant | BER | s | ns-3 Mb/s (sd) | satcp Mb/s (sd) | satcp / ns-3 | within spread |")
     say(f"|---|---|---|---:|---:|---:|:---:|")
     for variant in args.variants.split(","):
@@ -74,7 +82,14 @@ def main() -> None:
             scenario = satcp_scenario(tmp, ber=ber, seconds=seconds, sack=None if variant == "bbr" else sack, variant=variant)
             if sack and variant != "bbr":
                 text = scenario.read_text().replace("[[flow]]", f'[[flow]]\nsack_recovery = "{args.sack_recovery}"', 1)
+                if args.rack:
+                    text = text.replace("[[flow]]", "[[flow]]\nrack = true", 1)
                 scenario.write_text(text)
+            for kv in args.flow:
+                scenario.write_text(scenario.read_text().replace("[[flow]]", "[[flow]]\n" + " = ".join(kv.split("=", 1)), 1))
+            if args.cc:  # the flow's controller table comes last in the file
+                scenario.write_text(scenario.read_text() + "\n[flow.cc]\n" + "\n".join(
+                    " = ".join(kv.split("=", 1)) for kv in args.cc) + "\n")
             our_bps = [timed([satcp, str(scenario), str(s)])[0]["flows"][0]["goodput_bps"] / 1e6 for s in seeds]
             ns_mean, our_mean = statistics.mean(ns_bps), statistics.mean(our_bps)
             ns_sd = statistics.stdev(ns_bps) if len(ns_bps) > 1 else 0.0

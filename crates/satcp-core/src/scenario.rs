@@ -393,8 +393,8 @@ impl FlowSpec {
         if self.rack && !matches!(info.recovery_with(info.sack_enabled(self.sack), self.sack_recovery), RecoveryKind::Sack(SackStyle::Rfc6675 | SackStyle::Prr)) {
             return Err(error(key("rack"), format!("needs SACK recovery in the RFC 6675 or PRR style; accepted with sack = true and sack_recovery = \"rfc6675\" or \"prr\" (variant \"{}\" here)", self.variant)));
         }
-        if self.byte_counting && !info.cc.grows_as_reno() {
-            return Err(error(key("byte_counting"), format!("variant \"{}\" has its own growth rule; accepted with the Reno-growth variants (rfc793, tahoe, reno, newreno, sack, fack, westwood, ceten-*)", self.variant)));
+        if self.byte_counting && !info.cc.counts_segments() {
+            return Err(error(key("byte_counting"), format!("variant \"{}\" has its own growth rule; accepted with the Reno-growth variants (rfc793, tahoe, reno, newreno, sack, fack, westwood, ceten-*) and hybla", self.variant)));
         }
         self.cc.validate(info.cc, &self.variant).map_err(|(name, message)| error(key(&format!("cc.{name}")), message))
     }

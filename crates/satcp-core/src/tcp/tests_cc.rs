@@ -125,3 +125,29 @@ fn adalr_adds_200_ms_to_the_rto_armed_after_a_timeout() {
         assert_eq!(next - fired, 2 * NS_PER_S + extra, "{cc:?}: backed-off RTO of 2 s");
     }
 }
+
+/// Hybla at rho = 1 in congestion avoidance: segments added over twenty
+/// delayed ACKs (each covering two segments).
+fn hybla_growth(byte_counting: bool) -> u64 {
+    let mut config = sender_config(RecoveryKind::Reno, 10);
+    config.cc = CcKind::Hybla;
+    config.cc_params.hybla_rtt0 = Some(crate::units::Duration(NS_PER_S));
+    config.initial_ssthresh = 5 * MSS;
+    config.byte_counting = byte_counting;
+    let mut h = Harness::new(config);
+    let start = h.sender.window.cwnd;
+    for i in 1..=20 {
+        h.ack_at(i * NS_PER_MS, 2 * i * MSS);
+    }
+    (h.sender.window.cwnd - start) / MSS
+}
+
+#[test]
+fn hybla_grows_per_ack_unless_segments_are_counted() {
+    //= Caini & Firrincieli 2004 eq. (8); Linux tcp_hybla.c adds rho^2/W per ACK,
+    //= ns-3's TcpHybla per segment acknowledged (what byte_counting selects)
+    // rho^2 / W per ACK with W ~ 10-12: twenty ACKs add about two segments, forty calls about four.
+    let (per_ack, counted) = (hybla_growth(false), hybla_growth(true));
+    assert!((1..=2).contains(&per_ack), "per ACK: {per_ack}");
+    assert!((3..=4).contains(&counted), "per segment: {counted}");
+}

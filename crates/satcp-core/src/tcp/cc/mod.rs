@@ -151,10 +151,12 @@ impl CcKind {
         matches!(self, CcKind::Vegas | CcKind::Bbr)
     }
 
-    /// Whether the controller grows its window by `reno::grow` (what
-    /// RFC 3465 byte counting changes).
-    pub fn grows_as_reno(self) -> bool {
-        matches!(self, CcKind::Reno | CcKind::Westwood | CcKind::Ceten)
+    /// Whether the controller grows its window per ACK by a rule that RFC
+    /// 3465 byte counting turns into one per segment acknowledged: Reno's
+    /// (`reno::grow`) and Hybla's (per ACK in the paper and Linux, per
+    /// segment in ns-3's TcpHybla).
+    pub fn counts_segments(self) -> bool {
+        matches!(self, CcKind::Reno | CcKind::Westwood | CcKind::Ceten | CcKind::Hybla)
     }
 
     /// The `[flow.cc]` keys prefix this controller reads.
