@@ -171,14 +171,18 @@ fn means(ber: f64) -> std::collections::HashMap<&'static str, f64> {
 }
 
 #[test]
-fn techniques_rank_as_lawson_found_from_1e6_to_1e9() {
+fn techniques_rank_as_lawson_found() {
     //= Lawson 2006 §3.4 groupings; 004.md §5.3 item 1
     //# At 10⁻⁷: WS+SACK > WS > SACK > TCP ... At 10⁻⁸ and 10⁻⁹: WS ≈ WS+SACK ≈ 2.1 × TCP
     //# SCPS-PEP is the best at every BER
-    for ber in [1e-6, 1e-7, 1e-8, 1e-9] {
+    for ber in [1e-5, 1e-6, 1e-7, 1e-8, 1e-9] {
         let m = means(ber);
         let best_e2e = ["TCP", "SACK", "WS", "WS+SACK"].iter().map(|t| m[t]).fold(0.0, f64::max);
-        assert!(m["PEP"] > 2.0 * best_e2e.min(m["TCP"]) && m["PEP"] > best_e2e, "BER {ber:e}: {m:?}");
+        assert!(m["PEP"] > best_e2e, "BER {ber:e}: {m:?}");
+        // At 1e-5 the margin is the open gap of issue 7 (about 2 x, Lawson 3.7 x).
+        if ber < 1e-5 {
+            assert!(m["PEP"] > 2.0 * best_e2e.min(m["TCP"]), "BER {ber:e}: {m:?}");
+        }
         if ber == 1e-7 {
             assert!(m["WS+SACK"] > m["WS"] && m["WS"] > m["SACK"] && m["SACK"] > m["TCP"], "{m:?}");
         }

@@ -130,11 +130,11 @@ def _findings(cells: dict) -> list[Finding]:
     if have_pep:
         ratios = {ber: m[(ber, "SCPS-TP")] / max(m[(ber, t)] for t in TECHNIQUES[:4]) for ber in BERS}
         over_tcp = {ber: m[(ber, "SCPS-TP")] / m[(ber, "TCP")] for ber in BERS}
-        pep_why = ("at 1e-5 our SCPS-TP stand-in (Vegas over the satellite hop, SACK for SNACK) is held by "
-                   "retransmission timeouts at 11% packet loss each way, as end-to-end TCP is; Lawson's gateways "
-                   "kept 150 kb/s. Their settings are unpublished (004.md §5.2 item 7); the rate-based mode "
-                   "(`rate`) ignores loss and overshoots to ~19x instead. Above 1e-5 the PEP leads, at 1e-7..1e-9 "
-                   "within Lawson's CIs")
+        pep_why = ("our end-to-end TCP matches Lawson's from 1e-6 down, but our SCPS-TP stand-in (Vegas over the "
+                   "satellite hop, SACK for SNACK, RACK-TLP) runs below his gateways: ~14% at 1e-6 and ~40% at 1e-5 "
+                   "(11% of packets lost each way), where its recoveries overlap and the window does not grow during "
+                   "them, so the factor there is about 1.7-2x, not 2.3-3.7x. The gateways' settings are unpublished "
+                   "(004.md §5.2 item 7); the rate-based mode (`rate`) ignores loss and overshoots instead")
         first = all(r > 1 for r in ratios.values())
         out.append(Finding("SCPS-TP gives the greatest throughput at every BER", "004.md §3.4, §5.3 item 1", first,
                            "SCPS-TP / best end-to-end technique: " + ", ".join(f"{b:.0e} {r:.2f}" for b, r in ratios.items()),
