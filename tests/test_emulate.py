@@ -226,6 +226,13 @@ def test_compare_prints_both(emulator, cli, small_file):
     assert "flow.0.byte_counting=true" in out.stdout, "Reno grows per ACK in the simulator: say so"
 
 
+def test_loss_detection_notes_name_sack_flows_without_rack():
+    from satcp.cli_emulate import loss_detection_notes
+
+    tree = {"flow": [{"sack": True}, {"sack": True, "rack": True}, {}, {"variant": "bbr", "sack": True}]}
+    assert [n.split(":")[0] for n in loss_detection_notes(tree)] == ["flow 0", "flow 3"]
+
+
 def test_growth_notes_name_only_per_ack_reno_flows():
     from satcp.cli_emulate import growth_notes
 
