@@ -30,6 +30,8 @@ pub struct CcParams {
     pub cubic_fast_convergence: Option<bool>,
     /// Westwood+'s bandwidth filter: "linux" (two 7/8 stages, tcp_westwood.c) or "tustin" (ns-3's TcpWestwoodPlus).
     pub westwood_filter: Option<String>,
+    /// Westwood+'s count of acknowledged data: "linux" (`westwood_acked_count`) or "ns3" (ns-3 3.44's PktsAcked calls).
+    pub westwood_count: Option<String>,
     /// Hybla's reference RTT (Caini & Firrincieli 2004: 25 ms).
     pub hybla_rtt0: Option<Duration>,
     /// ADaLR's rwnd increase: "accumulate" on the sender, or "headroom" over each advertised window.
@@ -103,6 +105,7 @@ impl CcParams {
         };
         one_of("vegas_slow_start", &self.vegas_slow_start, &["every-other-rtt", "every-rtt"])?;
         one_of("westwood_filter", &self.westwood_filter, &["linux", "tustin"])?;
+        one_of("westwood_count", &self.westwood_count, &["linux", "ns3"])?;
         one_of("adalr_rwnd", &self.adalr_rwnd, &["accumulate", "headroom"])?;
         one_of("adalr_recovery", &self.adalr_recovery, &["full-ack", "partial-ack"])?;
         one_of("ceten_mode", &self.ceten_mode, &["intent", "code"])?;
@@ -123,7 +126,7 @@ impl CcParams {
         }
         check!(
             vegas_alpha, vegas_beta, vegas_gamma, vegas_loss_factor, vegas_fine_retransmit, vegas_slow_start, cubic_beta, cubic_c, cubic_fast_convergence,
-            westwood_filter, hybla_rtt0, adalr_rwnd, adalr_recovery, adalr_rto_extra, adalr_retransmit_limit, ceten_alpha, ceten_mode,
+            westwood_filter, westwood_count, hybla_rtt0, adalr_rwnd, adalr_recovery, adalr_rto_extra, adalr_retransmit_limit, ceten_alpha, ceten_mode,
             ceten_option_bytes
         );
         keys

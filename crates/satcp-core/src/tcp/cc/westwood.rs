@@ -18,6 +18,22 @@ pub struct Config {
     pub filter_keep: f64,
     /// Which low-pass filter smooths the samples.
     pub filter: Filter,
+    /// How acknowledged data is counted into a sample.
+    pub count: Count,
+}
+
+/// What a sample counts (`westwood_count` in `[flow.cc]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Count {
+    /// Linux `westwood_acked_count`: an MSS per duplicate ACK, and a
+    /// cumulative ACK less what its duplicates already counted.
+    #[default]
+    Linux,
+    /// ns-3 3.44 `TcpSocketBase::ProcessAck`: one segment per duplicate and
+    /// per partial ACK, and at the end of fast recovery the whole jump from
+    /// the old SND.UNA, so SACKed segments count twice (its comment says it
+    /// counts from the recovery point; the code counts from oldHeadSequence).
+    Ns3,
 }
 
 /// The bandwidth filter (`westwood_filter` in `[flow.cc]`).
@@ -33,7 +49,7 @@ pub enum Filter {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { min_sample_interval: 50_000_000, filter_keep: 7.0 / 8.0, filter: Filter::Linux }
+        Config { min_sample_interval: 50_000_000, filter_keep: 7.0 / 8.0, filter: Filter::Linux, count: Count::Linux }
     }
 }
 
@@ -43,7 +59,11 @@ impl From<&super::CcParams> for Config {
             Some("tustin") => Filter::Tustin,
             _ => Filter::Linux,
         };
-        Config { filter, ..Config::default() }
+        let count = match p.westwood_count.as_deref() {
+            Some("ns3") => Count::Ns3,
+            _ => Count::Linux,
+        };
+        Config { filter, count, ..Config::default() }
     }
 }
 
@@ -84,6 +104,12 @@ impl Westwood {
         //= Linux tcp_westwood.c, westwood_acked_count
         //# If cumul_ack is 0 this is a dupack since it's not moving tp->snd_una.
         let mut cumul = ack.acked;
+        if self.cfg.count == Count::Ns3 {
+            //= ns-3 3.44 tcp-socket-base.cc, ProcessAck
+            //# DupAck. Artificially call PktsAcked: after all, one segment has been ACKed.
+            //# segsAcked = static_cast<uint32_t>(ackNumber - oldHeadSequence) / m_tcb->m_segmentSize;
+            return if cumul == 0 || ack.in_recovery { mss } else { cumul };
+        }
         if cumul == 0 {
             self.accounted += mss;
             cumul = mss;
@@ -240,5 +266,21 @@ mod tests {
         assert_eq!(wwd.acked_count(&dup, MSS), MSS);
         // The cumulative ACK that covers the two duplicates' segments and one more.
         assert_eq!(wwd.acked_count(&ack(3 * MSS, 0), MSS), MSS);
+    }
+
+    #[test]
+    fn ns3_counting_credits_a_recovery_twice() {
+        // Four duplicate ACKs in fast recovery, then the ACK that ends it
+        // covering those four segments and the retransmitted one.
+        let total = |count: Count| {
+            let mut wwd = Westwood::new(Config { count, ..Config::default() });
+            let mut dup = ack(0, 0);
+            dup.duplicate = true;
+            dup.in_recovery = true;
+            let dups: u64 = (0..4).map(|_| wwd.acked_count(&dup, MSS)).sum();
+            dups + wwd.acked_count(&ack(5 * MSS, 0), MSS)
+        };
+        assert_eq!(total(Count::Linux), 5 * MSS, "Linux: each segment once");
+        assert_eq!(total(Count::Ns3), 9 * MSS, "ns-3: the four SACKed segments again at the exit");
     }
 }
