@@ -35,8 +35,6 @@ pub struct Delivery {
 pub struct SentLog {
     records: VecDeque<SentRecord>,
     pub delivery: Delivery,
-    /// The smallest RTT measured from the log, the floor of a rate sample's interval.
-    min_rtt: Option<Time>,
 }
 
 impl SentLog {
@@ -83,11 +81,6 @@ impl SentLog {
         newest
     }
 
-    /// An RTT measured from the log.
-    pub fn note_rtt(&mut self, rtt: Time) {
-        self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
-    }
-
     /// Bytes delivered grew to `delivered` at `now`; `newest` is the most
     /// recently sent segment this ACK delivered. Returns the rate sample.
     pub fn sample(&mut self, delivered: u64, now: Time, newest: Option<SentRecord>) -> Option<RateSample> {
@@ -103,13 +96,6 @@ impl SentLog {
         let send_elapsed = p.sent_at - p.first_sent_at;
         let ack_elapsed = now - p.delivered_at;
         let interval = send_elapsed.max(ack_elapsed);
-        //= Linux net/ipv4/tcp_rate.c, tcp_rate_gen
-        //# Normally we expect interval_us >= min-rtt.
-        // A shorter interval (an ACK that fills a hole and delivers a burst
-        // of SACKed data at once) would overstate the rate: no sample.
-        if self.min_rtt.is_some_and(|m| interval < m) {
-            return None;
-        }
         (interval > 0).then_some(RateSample { delivered: self.delivery.delivered - p.delivered, interval, prior_delivered: p.delivered })
     }
 }
@@ -149,20 +135,5 @@ mod tests {
         // delivered by 109 ms: ack_elapsed 109 ms (delivered_at was 0).
         assert_eq!(rs.delivered, 10_000);
         assert_eq!(rs.interval, 109_000_000);
-    }
-
-    #[test]
-    fn a_sample_shorter_than_the_minimum_rtt_is_no_sample() {
-        // Segment 0 measures an RTT of 100 ms; segment 1 leaves at 150 ms and
-        // its ACK comes back 60 ms later with everything since delivered at once.
-        let mut log = SentLog::default();
-        log.on_send(1000, 0, true);
-        log.note_rtt(100_000_000);
-        let newest = log.acked_up_to(1000);
-        assert!(log.sample(1000, 100_000_000, newest).is_some());
-        log.on_send(2000, 150_000_000, true);
-        let newest = log.acked_up_to(2000);
-        //= Linux net/ipv4/tcp_rate.c, tcp_rate_gen: interval_us < min-rtt -> invalid
-        assert_eq!(log.sample(2000, 210_000_000, newest), None);
     }
 }

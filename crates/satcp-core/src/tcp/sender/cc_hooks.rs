@@ -85,9 +85,6 @@ impl Sender {
         //# When an ACK arrives, Vegas reads the clock again and does the RTT
         //# calculation using this time and the timestamp recorded for the relevant segment.
         let rtt = newest.filter(|r| !r.retransmitted).map(|r| now - r.sent_at);
-        if let Some(r) = rtt {
-            log.note_rtt(r);
-        }
         (rtt, log.sample(delivered, now, newest))
     }
 
