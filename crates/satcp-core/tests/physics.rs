@@ -242,3 +242,34 @@ fn finite_transfer_reports_its_completion_time() {
     assert!(r.sim_time_s < 5.0, "the run stops when the transfer completes");
     assert!((flow.goodput_bps - 144_800.0 * 8.0 / t).abs() < 1.0);
 }
+
+#[test]
+fn bbr_under_random_loss_stays_within_its_model_window() {
+    // BBR's cwnd is 2 BDP in ProbeBW and 2.89 BDP in Startup, about 1,250
+    // segments here, so the 1000-packet queue (beyond the 432-segment pipe)
+    // never overflows; every loss is a bit error. Before the recovery left
+    // BBR's window alone (Linux tcp_end_cwnd_reduction skips cong_control
+    // modules), a recovery set cwnd to the whole flight (SND.MAX - SND.UNA)
+    // and Startup overflowed the queue by hundreds of packets (seeds 1-3).
+    for seed in 1..=3 {
+        let s = scenario(&format!(
+            r#"
+            duration = "30s"
+            seed = {seed}
+            [path]
+            rate = "10Mbps"
+            delay = "250ms"
+            ber = 1e-6
+            queue = 1000
+            [[flow]]
+            variant = "bbr"
+            sack = true
+            rack = true
+            timestamps = true
+            "#
+        ));
+        let r: RunResult = run(&s);
+        assert_eq!(r.links[0].queue_drops, 0, "seed {seed}: {:?}", r.links[0]);
+        assert!(r.links[0].error_drops > 100, "seed {seed}: the run must see losses");
+    }
+}

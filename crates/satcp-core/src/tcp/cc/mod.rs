@@ -151,6 +151,13 @@ impl CcKind {
         matches!(self, CcKind::Vegas | CcKind::Bbr)
     }
 
+    /// Whether the controller sets cwnd on every ACK, so that a recovery
+    /// must not set it on exit (Linux: `tcp_end_cwnd_reduction` returns
+    /// early for a `cong_control` module such as BBR).
+    pub fn owns_window(self) -> bool {
+        matches!(self, CcKind::Bbr)
+    }
+
     /// Whether the controller grows its window per ACK by a rule that RFC
     /// 3465 byte counting turns into one per segment acknowledged: Reno's
     /// (`reno::grow`) and Hybla's (per ACK in the paper and Linux, per

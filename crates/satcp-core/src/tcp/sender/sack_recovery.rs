@@ -266,7 +266,9 @@ impl Sender {
         self.sack.recovery_point = self.snd_max;
         self.sack.in_recovery = true;
         self.sack.next_rxt = self.snd_una / mss;
-        self.window.cwnd = self.window.ssthresh;
+        if !self.cfg.cc.owns_window() {
+            self.window.cwnd = self.window.ssthresh;
+        }
         match self.style() {
             RecoveryKind::Sack(SackStyle::FallFloyd) => {
                 // ns resets the timer on entering fast recovery.
@@ -312,6 +314,8 @@ impl Sender {
             //# retransmitted segment and enters slow start
             // The held window is what rate halving left; slow start takes it back to ssthresh.
             RecoveryKind::Fack => self.window.cwnd = self.window.cwnd.clamp(self.window.mss, self.window.ssthresh),
+            // BBR restores its own window (BBRRestoreCwnd); ssthresh is only the flight at entry.
+            _ if self.cfg.cc.owns_window() => {}
             _ => self.window.cwnd = self.window.ssthresh,
         }
     }
