@@ -116,6 +116,10 @@ impl Scoreboard {
         segment.checked_sub(self.base).and_then(|i| self.segments.get(i as usize).copied())
     }
 
+    fn state_mut(&mut self, segment: u64) -> Option<&mut SegmentState> {
+        segment.checked_sub(self.base).and_then(|i| self.segments.get_mut(i as usize))
+    }
+
     /// Data up to `high_data` has been sent.
     pub fn sent_up_to(&mut self, high_data: u64) {
         self.high_data = self.high_data.max(high_data);
@@ -165,7 +169,7 @@ impl Scoreboard {
 
     /// Segment `segment` leaves now (it must be below the sent edge).
     pub fn record_send(&mut self, segment: u64, now: Time, resent: bool) {
-        if let Some(s) = segment.checked_sub(self.base).and_then(|i| self.segments.get_mut(i as usize)) {
+        if let Some(s) = self.state_mut(segment) {
             s.sent_at = now;
             s.resent |= resent;
         }
@@ -175,21 +179,15 @@ impl Scoreboard {
     /// enough) lost: it is resent again even if it was a retransmission.
     /// Returns true when it newly needs a resend.
     pub fn mark_lost_by_time(&mut self, segment: u64) -> bool {
-        let Some(i) = segment.checked_sub(self.base).map(|i| i as usize).filter(|&i| i < self.segments.len()) else {
-            return false;
-        };
-        let s = &mut self.segments[i];
+        let Some(s) = self.state_mut(segment) else { return false };
         if s.sacked || (s.lost && !s.retransmitted) {
             return false;
         }
-        if !s.lost {
-            s.lost = true;
-            self.lost_out += 1;
-        }
-        if s.retransmitted {
-            s.retransmitted = false;
-            self.retrans_out -= 1;
-        }
+        let (newly_lost, was_retransmitted) = (!s.lost, s.retransmitted);
+        s.lost = true;
+        s.retransmitted = false;
+        self.lost_out += newly_lost as u64;
+        self.retrans_out -= was_retransmitted as u64;
         self.timed_lost_to = self.timed_lost_to.max(segment + 1);
         true
     }
