@@ -11,7 +11,10 @@ import sys
 
 from satcp import _core
 
-status, text = _core.emulate_json(sys.stdin.read(), True)
+# argv[1]: the parent's pid, so a parent gone before the death signal was
+# armed stops the run before it starts.
+parent_pid = int(sys.argv[1]) if len(sys.argv) > 1 else None
+status, text = _core.emulate_json(sys.stdin.read(), True, parent_pid)
 if status == 0:
     sys.stdout.write(text + "\n")
 else:

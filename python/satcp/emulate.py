@@ -97,7 +97,7 @@ def emulate(scenario: Any, /, *, pcap: str | os.PathLike | None = None, measure_
 
 def _run_child(request: str) -> tuple[int, str, str]:
     child = subprocess.Popen(
-        [sys.executable, "-m", "satcp._emu_child"],
+        [sys.executable, "-m", "satcp._emu_child", str(os.getpid())],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:

@@ -23,6 +23,11 @@ use crate::tun::Tun;
 pub const PORT_BASE: u16 = 5001;
 /// Longest sleep between checks of the stop flag.
 const MAX_SLEEP_NS: u64 = 20_000_000;
+/// The last stretch before a deadline is spent polling the devices instead
+/// of sleeping: a timer wake-up on a virtual CPU lands 30-180 us late at
+/// p50-p99 (ppoll, SCHED_FIFO, 1 ns slack; benches/README.md), a poll
+/// loop within a few microseconds.
+const SPIN_NS: u64 = 250_000;
 
 pub struct Forwarder {
     pub a: Tun,
@@ -74,11 +79,33 @@ fn stream_of(packet: &[u8], forward: bool, n_flows: usize) -> usize {
     }
 }
 
-/// Sets up the calling thread for precise wake-ups; says what it got.
+/// Real-time priority of the forwarding thread: above the probe's threads
+/// (`tune_probe_thread`), so a probe datagram never delays the link it measures.
+const FORWARDER_PRIORITY: libc::c_int = 20;
+/// The probe's sender and receiver stamp times; they run real-time too, below the forwarder.
+const PROBE_PRIORITY: libc::c_int = 10;
+
+/// Sets up the forwarding thread for precise wake-ups; says what it got.
 pub fn tune_thread() -> &'static str {
+    set_realtime(FORWARDER_PRIORITY)
+}
+
+/// The same for a probe thread, one step below the forwarder.
+pub fn tune_probe_thread() {
+    set_realtime(PROBE_PRIORITY);
+}
+
+/// CPU time the calling thread has used, seconds.
+pub fn thread_cpu_s() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
+}
+
+fn set_realtime(priority: libc::c_int) -> &'static str {
     unsafe {
         libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0);
-        let param = libc::sched_param { sched_priority: 10 };
+        let param = libc::sched_param { sched_priority: priority };
         if libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) == 0 {
             "SCHED_FIFO"
         } else {
@@ -90,17 +117,27 @@ pub fn tune_thread() -> &'static str {
 impl Forwarder {
     /// Forwards until `stop` is set; `t0` is time zero of the channel models.
     pub fn run(&mut self, t0: Instant, stop: &AtomicBool) -> io::Result<Lateness> {
-        let mut lateness = Lateness::default();
+        // Room for a long run's samples up front: a growing Vec copies itself mid-run.
+        let mut lateness = Lateness { samples: Vec::with_capacity(1 << 20) };
         let mut buf = vec![0u8; 65_536];
         let now = || t0.elapsed().as_nanos() as u64;
+        // pcap stamps are wall-clock time, so a capture shows when it was taken.
+        let epoch_ns = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+            .saturating_sub(now());
         while !stop.load(Ordering::Relaxed) {
-            let t = now();
             for forward in [true, false] {
                 let (tun, link) = if forward { (&self.a, &mut self.forward) } else { (&self.b, &mut self.back) };
                 while let Some(n) = tun.read(&mut buf)? {
+                    // Each packet enters the link when it was read, never
+                    // before: a clock read ahead of the loop would let a
+                    // packet sent during a stall (a descheduled vCPU) leave
+                    // earlier than the model allows.
+                    let t = now();
                     let data = buf[..n].to_vec();
                     if let Some(w) = &mut self.pcap {
-                        let _ = w.write_packet(&PcapPacket::new(Duration::from_nanos(t), n as u32, &data));
+                        let _ = w.write_packet(&PcapPacket::new(Duration::from_nanos(epoch_ns + t), n as u32, &data));
                     }
                     link.advance(t);
                     let stream = stream_of(&data, forward, self.n_flows);
@@ -132,10 +169,13 @@ impl Forwarder {
         Ok(lateness)
     }
 
+    /// Sleeps until `ns` from now, or until a packet comes, but not through
+    /// the last SPIN_NS: then it returns at once and the loop polls.
     fn wait(&self, ns: u64) -> io::Result<()> {
-        if ns == 0 {
+        if ns <= SPIN_NS {
             return Ok(());
         }
+        let ns = ns - SPIN_NS;
         let mut fds = [
             libc::pollfd { fd: self.a.raw(), events: libc::POLLIN, revents: 0 },
             libc::pollfd { fd: self.b.raw(), events: libc::POLLIN, revents: 0 },

@@ -18,6 +18,8 @@ use satcp_core::time::transmission_time;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
+    /// Packets that reached the link (queued, dropped or sent).
+    pub offered: u64,
     /// Packets serialised onto the wire (corrupted ones included).
     pub packets: u64,
     pub bytes: u64,
@@ -81,6 +83,7 @@ impl EmuLink {
 
     /// A packet arrives at the link at `now` (call `advance(now)` first).
     pub fn offer(&mut self, now: u64, packet: Packet) {
+        self.stats.offered += 1;
         if self.on_wire.is_none() {
             self.start(now, packet);
         } else if self.has_room(packet.data.len() as u64) {
@@ -137,9 +140,13 @@ impl EmuLink {
         }
     }
 
-    /// The next time something happens on this link: a transmission ends or a packet arrives.
+    /// The next time a packet may reach the far end. The end of a
+    /// transmission needs no wake-up of its own: `advance` completes it
+    /// on the virtual timeline whenever it is next called, so the packet on
+    /// the wire is woken for at its own arrival (or its last bit's time,
+    /// where an orbit puts it out of view).
     pub fn next_deadline(&self) -> Option<u64> {
-        let tx = self.on_wire.as_ref().map(|(_, _, end)| *end);
+        let tx = self.on_wire.as_ref().map(|(_, start, end)| self.config.propagation.arrival(*start, *end).unwrap_or(*end));
         let rx = self.propagating.front().map(|(at, _)| *at);
         match (tx, rx) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -204,7 +211,7 @@ mod tests {
         let mut l = link(QueueLimit::Packets(10), 0.0);
         assert_eq!(l.next_deadline(), None);
         l.offer(0, packet(1500));
-        assert_eq!(l.next_deadline(), Some(1_200_000));
+        assert_eq!(l.next_deadline(), Some(251_200_000), "the packet on the wire: its arrival, not its last bit");
         l.advance(1_200_000);
         assert_eq!(l.next_deadline(), Some(251_200_000));
         assert!(l.pop_arrived(251_199_999).is_none());

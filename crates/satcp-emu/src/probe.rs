@@ -63,7 +63,7 @@ pub fn receiver_socket() -> io::Result<UdpSocket> {
 /// arrives (or is lost) before the run ends: none is miscounted as lost.
 pub fn spawn_sender(spec: ProbeSpec, socket: UdpSocket, shared: Arc<Shared>, stop_ns: u64) -> JoinHandle<io::Result<u64>> {
     thread::spawn(move || {
-        crate::forward::tune_thread();
+        crate::forward::tune_probe_thread();
         let payload = spec.size.max(HEADERS + 16) - HEADERS;
         let period_ns = (payload + HEADERS) as u64 * 8 * 1_000_000_000 / spec.rate_bps.max(1);
         let mut buf = vec![0u8; payload];
@@ -91,7 +91,7 @@ pub fn spawn_sender(spec: ProbeSpec, socket: UdpSocket, shared: Arc<Shared>, sto
 /// Receives until the run ends; returns one-way delays in ns.
 pub fn spawn_receiver(socket: UdpSocket, shared: Arc<Shared>) -> JoinHandle<io::Result<Vec<u64>>> {
     thread::spawn(move || {
-        crate::forward::tune_thread();
+        crate::forward::tune_probe_thread();
         let mut delays = Vec::new();
         let mut buf = vec![0u8; 65_536];
         let mut control = [0u8; 128];

@@ -70,7 +70,8 @@ pub fn run(req: &Request) -> Result<Value, EmuError> {
         thread::spawn(move || {
             let scheduler = forward::tune_thread();
             let lateness = forwarder.run(shared.t0, &stop);
-            (forwarder, lateness, scheduler)
+            let cpu_s = forward::thread_cpu_s();
+            (forwarder, lateness, (scheduler, cpu_s))
         })
     };
     let done: Vec<Arc<AtomicBool>> = flows.iter().map(|_| Arc::new(AtomicBool::new(false))).collect();
@@ -106,7 +107,7 @@ pub fn run(req: &Request) -> Result<Value, EmuError> {
     let infos: Vec<_> = sends.into_iter().map(|h| h.join().expect("sender thread")).collect();
     let probed = probing.map(|(tx, rx)| (tx.join().expect("probe sender"), rx.join().expect("probe receiver")));
     stop.store(true, Ordering::SeqCst);
-    let (forwarder, lateness, scheduler) = forwarding.join().expect("forwarding thread");
+    let (forwarder, lateness, (scheduler, cpu_s)) = forwarding.join().expect("forwarding thread");
     let lateness = lateness?;
     if interrupted {
         return Err(EmuError::Interrupted);
@@ -130,6 +131,8 @@ pub fn run(req: &Request) -> Result<Value, EmuError> {
         "emulator": {
             "scheduler": scheduler,
             "late_write_us": {"p50": p50, "p99": p99, "max": max},
+            // CPU time of the forwarding thread: what polling before deadlines costs.
+            "cpu_s": cpu_s,
             "namespaces": [a.inode(), b.inode()],
             "mtu": plan.stack.mtu,
         },
@@ -166,6 +169,9 @@ fn flow_json(i: usize, f: &plan::FlowPlan, sink: &SinkOutcome, info: &TcpInfo, e
         "start_s": f.start_ns as f64 / 1e9,
         "srtt_s": (info.rtt_us > 0).then(|| info.rtt_us as f64 / 1e6),
         "final_cwnd_bytes": info.snd_cwnd as u64 * info.snd_mss as u64,
+        // End to end (emulate refuses PEP nodes): whatever was acknowledged reached the receiver.
+        "acked_undelivered_bytes": 0,
+        "split_legs": 1,
         "kernel_cc": f.cc,
         "peer_window_bytes": info.snd_wnd,
         "window_goodput_bps": measure_from_ns.map(|m| rate(sink.window_bytes, end_ns.saturating_sub(m))),
@@ -182,5 +188,6 @@ fn link_json(name: &str, l: &EmuLink, end_ns: u64) -> Value {
         "listed_drops": 0,
         "rate_bps": l.rate_bps(),
         "outage_drops": l.stats.outage_drops,
+        "offered": l.stats.offered,
     })
 }

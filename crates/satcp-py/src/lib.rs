@@ -26,11 +26,17 @@ fn run_json(py: Python<'_>, scenario: &str, trace_dir: Option<PathBuf>, pcap: Op
 /// Runs one emulation (satcp-emu) of a request given as JSON; returns
 /// (exit status, result JSON or a one-line error). Called only in the child
 /// process `satcp.emulate` starts (python/satcp/_emu_child.py), which ends
-/// with its parent when `die_with_parent` is set.
+/// with its parent when `die_with_parent` is set. `parent_pid` closes the
+/// race before that: a parent that died before the death signal was armed
+/// is no longer this process's parent, and nothing is started.
 #[pyfunction]
-fn emulate_json(py: Python<'_>, request: &str, die_with_parent: bool) -> (i32, String) {
+#[pyo3(signature = (request, die_with_parent, parent_pid=None))]
+fn emulate_json(py: Python<'_>, request: &str, die_with_parent: bool, parent_pid: Option<i32>) -> (i32, String) {
     if die_with_parent {
         satcp_emu::die_with_parent();
+        if parent_pid.is_some_and(|pid| pid != std::os::unix::process::parent_id() as i32) {
+            return (1, "the process that started the emulator is gone; nothing was run".into());
+        }
     }
     match py.allow_threads(|| satcp_emu::run_json(request)) {
         Ok(out) => (0, out),
