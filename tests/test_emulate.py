@@ -9,11 +9,13 @@ model's loss probability, the model's one-way delay.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import pathlib
 import shutil
 import signal
+import struct
 import subprocess
 import time
 import uuid
@@ -165,14 +167,29 @@ def _ours(proc: pathlib.Path) -> bool:
         return False
 
 
-def _leftovers() -> list[str]:
-    """satcp's namespaces and devices still on this machine, and the
-    processes this test session started that still run."""
+def _net_namespaces() -> set[int]:
+    """Every network namespace a thread on this machine is in or a process
+    holds open. satcp's namespaces have no names (its fds hold them), so
+    this is how a leftover one would show."""
+    found = set()
+    for task in pathlib.Path("/proc").glob("[0-9]*/task/[0-9]*"):
+        try:
+            found.add(os.stat(task / "ns" / "net").st_ino)
+        except OSError:
+            continue
+    for fd in pathlib.Path("/proc").glob("[0-9]*/fd/*"):
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("net:["):
+            found.add(int(target[5:-1]))
+    return found
+
+
+def _our_processes() -> list[str]:
+    """The emulator processes this test session started that still run."""
     found = []
-    netns = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
-    found += [f"netns {line}" for line in netns.splitlines() if "satcp" in line]
-    links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
-    found += [f"device {line.split(':')[1].strip()}" for line in links.splitlines() if "satcp" in line]
     for proc in pathlib.Path("/proc").iterdir():
         if proc.name.isdigit():
             try:
@@ -184,39 +201,124 @@ def _leftovers() -> list[str]:
     return found
 
 
-def _namespace_alive(inode: int) -> bool:
-    for proc in pathlib.Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                if os.stat(proc / "ns" / "net").st_ino == inode:
-                    return True
-            except OSError:
-                continue
-    return False
+def _leftovers(before: set[int]) -> list[str]:
+    """Processes of this session and network namespaces that were not there
+    `before`, after giving the kernel a moment to reap them."""
+    deadline = time.monotonic() + 5
+    while True:
+        found = _our_processes() + [f"netns {ino}" for ino in sorted(_net_namespaces() - before)]
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
 
 
-def test_ctrl_c_removes_everything(emulator, tmp_path, small_file):
-    run = subprocess.Popen([*satcp_command(), "emulate", str(small_file), "--set", "duration=30s"],
+def _started_emulation(extra_args: list[str]) -> tuple[subprocess.Popen, int]:
+    """`satcp emulate` on a 30 s run, once its child has built the testbed:
+    the CLI process and the child's pid."""
+    run = subprocess.Popen([*satcp_command(), "emulate", *extra_args, "--set", "duration=30s"],
                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 20
-    while not any("_emu_child" in x for x in _leftovers()) and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        children = [p.split()[1].rstrip(":") for p in _our_processes() if "_emu_child" in p]
+        if children:
+            time.sleep(1.0)  # namespaces built, flow running
+            return run, int(children[0])
         time.sleep(0.1)
-    time.sleep(1.0)  # namespaces built, flow running
+    run.kill()
+    raise AssertionError("the emulator's child process never started")
+
+
+def test_ctrl_c_removes_everything(emulator, small_file):
+    before = _net_namespaces()
+    run, _ = _started_emulation([str(small_file)])
     started = time.monotonic()
     run.send_signal(signal.SIGINT)
     _, err = run.communicate(timeout=30)
     print(f"stopped {time.monotonic() - started:.2f} s after SIGINT")
     assert run.returncode == 130, err
     assert "Traceback" not in err
-    assert _leftovers() == []
+    assert _leftovers(before) == []
+
+
+def test_a_killed_emulator_leaves_nothing(emulator, small_file):
+    # SIGKILL runs no handler: the namespaces, devices and sockets must go
+    # with the process's last reference to them.
+    before = _net_namespaces()
+    run, child = _started_emulation([str(small_file)])
+    assert len(_net_namespaces() - before) == 2, "the running emulator holds two namespaces"
+    os.kill(child, signal.SIGKILL)
+    _, err = run.communicate(timeout=30)
+    assert run.returncode != 0
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert _leftovers(before) == []
+
+
+def test_the_emulator_ends_with_the_process_that_started_it(emulator, small_file):
+    # The CLI killed outright: its child gets SIGTERM from the kernel
+    # (PR_SET_PDEATHSIG) and stops cleanly.
+    before = _net_namespaces()
+    run, _ = _started_emulation([str(small_file)])
+    run.kill()
+    run.communicate(timeout=30)
+    assert _leftovers(before) == []
 
 
 def test_nothing_of_satcp_remains_after_a_run(emulator):
+    before = _net_namespaces()
     r = satcp.emulate(geo(), duration="2s")
     assert r.flows[0].bytes_delivered > 0
-    for inode in r.extra["emulator"]["namespaces"]:
-        assert not _namespace_alive(inode), f"namespace {inode} outlived its run"
-    assert _leftovers() == []
+    made = set(r.extra["emulator"]["namespaces"])
+    assert len(made - before) == 2, "the run made two namespaces of its own"
+    assert _leftovers(before) == [], "they went with it"
+
+
+def test_result_has_every_field_of_a_simulation(emulator, cli, small_file):
+    sim = json.loads(cli("run", small_file, "--set", "duration=2s", "--json").stdout)
+    out = cli("emulate", small_file, "--set", "duration=2s", "--json")
+    assert out.returncode == 0, out.stderr
+    emu = json.loads(out.stdout)
+    assert set(sim) <= set(emu)
+    assert set(sim["flows"][0]) - {"legs"} <= set(emu["flows"][0])
+    assert set(sim["links"][0]) <= set(emu["links"][0])
+    assert emu["flows"][0]["split_legs"] == 1 and emu["flows"][0]["acked_undelivered_bytes"] == 0
+
+
+def test_asymmetric_link_serialises_each_direction_at_its_own_rate(emulator):
+    # 1000 B datagrams at 1.5 Mb/s over a 2 Mb/s forward link with a
+    # 64 kb/s return: each takes 4 ms to serialise forward. Were the
+    # forward link run at the return's rate, the datagrams would queue and
+    # drop; at any faster rate they would arrive before the model allows.
+    scenario = geo()
+    scenario["path"].update(forward_rate="2Mbps", return_rate="64kbps")
+    del scenario["path"]["rate"]
+    r = satcp.emulate(scenario, probe={"rate_bps": 1.5e6, "size": 1000}, tcp=False, duration="3s")
+    probe = r.extra["probe"]
+    lo, p50, _, _ = probe["added_delay_us"]
+    print(f"asymmetric: added delay min {lo:.0f} us, p50 {p50:.0f} us over 250 ms + 4 ms")
+    assert [link.rate_bps for link in r.links] == [2_000_000, 64_000]
+    assert probe["received"] == probe["sent"] > 400
+    assert lo > -50
+    assert r.links[0].queue_drops == 0
+
+
+def test_pcap_holds_every_packet_that_entered_the_emulator(emulator, tmp_path):
+    path = tmp_path / "emu.pcap"
+    started = time.time()
+    r = satcp.emulate(geo(), duration="2s", pcap=path)
+    data = path.read_bytes()
+    magic, _, _, _, _, _, linktype = struct.unpack_from("<IHHiIII", data)
+    assert magic == 0xA1B2C3D4 and linktype == 101, "microsecond pcap of raw IP packets"
+    stamps, at = [], 24
+    while at < len(data):
+        sec, usec, caplen, _ = struct.unpack_from("<IIII", data, at)
+        stamps.append(sec + usec / 1e6)
+        assert data[at + 16] >> 4 in (4, 6), "an IP packet (the kernels send IPv6 neighbour discovery too)"
+        at += 16 + caplen
+    offered = sum(link.extra["offered"] for link in r.links)
+    assert len(stamps) == offered > 50
+    assert offered >= sum(link.packets + link.queue_drops for link in r.links)
+    assert stamps == sorted(stamps)
+    assert started - 1 < stamps[0] < stamps[-1] < time.time() + 1, "stamped with the wall clock"
 
 
 def test_compare_prints_both(emulator, cli, small_file):
