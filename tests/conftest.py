@@ -68,3 +68,21 @@ def cli(tmp_path):
         )
 
     return run
+
+
+def plan_offered_emulation(line: str) -> dict:
+    """The `sudo satcp emulate FILE [--set K=V]...` command a report offers,
+    planned for the kernel as `satcp emulate --check` would: the plan, or
+    the ScenarioError that running it would raise."""
+    import shlex
+
+    import satcp
+    from satcp.scenario import parse_value
+
+    words = shlex.split(line[line.index("satcp emulate"):])[2:]
+    path, overrides = ROOT / words[0], {}
+    for flag, pair in zip(words[1::2], words[2::2]):
+        assert flag == "--set", line
+        key, _, value = pair.partition("=")
+        overrides[key] = parse_value(value)
+    return satcp.emulate_plan(path, **overrides)

@@ -341,3 +341,17 @@ def test_growth_notes_name_only_per_ack_reno_flows():
     tree = {"flow": [{"variant": "reno"}, {"variant": "cubic"}, {"variant": "newreno", "byte_counting": True}, {}]}
     notes = growth_notes(tree)
     assert [n.split(":")[0] for n in notes] == ["flow 0", "flow 3"]
+
+
+def test_check_plans_without_running(cli, small_file):
+    # No root or TUN needed: what would run, or the one-line refusal.
+    ok = cli("emulate", small_file, "--check", "--set", "flow.0.variant=cubic", "--set", "flow.0.sack=true")
+    assert ok.returncode == 0, ok.stderr
+    assert "cubic as Linux cubic" in ok.stdout and "sack True" in ok.stdout
+    plan = json.loads(cli("emulate", small_file, "--check", "--json", "--set", "flow.0.mss=512").stdout)
+    assert plan["stack"]["mtu"] == 552 and plan["flows"][0]["kernel_cc"] == "reno"
+    refused = cli("emulate", small_file, "--check", "--set", "flow.0.rto_tick=500ms")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert len(refused.stderr.strip().splitlines()) == 1 and "flow.0.rto_tick" in refused.stderr
+    tiny = cli("emulate", small_file, "--check", "--set", "flow.0.mss=80")
+    assert tiny.returncode == 2 and "at least 88" in tiny.stderr

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from satcp.reproduce import study
+
+from conftest import plan_offered_emulation
 from satcp.reproduce.studies import lawson2006
 
 
@@ -46,3 +48,12 @@ def test_pep_first_at_every_ber(report):
     assert report.finding("SCPS-TP gives the greatest throughput from 1e-6").reproduced
     everywhere = report.finding("SCPS-TP gives the greatest throughput at every BER")
     assert everywhere.reproduced, everywhere.evidence
+
+
+def test_the_offered_emulations_run_on_the_real_stack(report):
+    # Each command the report offers must pass `satcp emulate`'s own checks
+    # (planned here without root): a key the kernel cannot take is refused.
+    assert report.needs_real_stack
+    for line in report.needs_real_stack:
+        plan = plan_offered_emulation(line)
+        assert plan["flows"][0]["kernel_cc"] == "reno", line

@@ -18,12 +18,12 @@ from typing import Any, NamedTuple
 
 from .result import FlowResult, LinkResult, Result
 from .scenario import ScenarioError, apply_overrides, load, load_with_origin
-from .emulate import EmulatorError, emulate  # noqa: E402  (the real stack over satcp-emu)
+from .emulate import EmulatorError, emulate, emulate_plan  # noqa: E402  (the real stack over satcp-emu)
 
 __version__ = "0.1.0"
 __all__ = [
     "run", "variants", "load", "apply_overrides", "Result", "FlowResult", "LinkResult",
-    "ScenarioError", "SimulationError", "Variant", "__version__", "emulate", "EmulatorError",
+    "ScenarioError", "SimulationError", "Variant", "__version__", "emulate", "emulate_plan", "EmulatorError",
 ]
 
 

@@ -1,7 +1,7 @@
 """``satcp emulate`` and ``satcp compare``: the real Linux stack over the
 link emulator, and the simulator beside it.
 
-    satcp emulate SCENARIO.toml [--set KEY=VALUE]... [--seed N] [--json] [--pcap FILE] [--measure-from S]
+    satcp emulate SCENARIO.toml [--set KEY=VALUE]... [--seed N] [--json] [--pcap FILE] [--measure-from S] [--check]
     satcp compare SCENARIO.toml [--set KEY=VALUE]... [--seed N] [--json]
 """
 
@@ -30,6 +30,9 @@ def register(commands) -> None:
                     "with the kernel's TCP at both ends, in real time. Needs root, /dev/net/tun and `ip`.")
     common(emulate)
     emulate.add_argument("--pcap", metavar="FILE", help="write the packets as they enter the emulator (raw IPv4)")
+    emulate.add_argument("--check", action="store_true",
+                         help="say what would run (each flow's kernel congestion control, the stack settings) "
+                              "or why the real stack cannot run it, without running it; needs no root")
     emulate.set_defaults(handler=_cmd_emulate)
 
     compare = commands.add_parser(
@@ -60,6 +63,8 @@ def _cmd_emulate(args: argparse.Namespace) -> int:
     from .cli import _console, _fail
 
     tree, origin = _scenario(args)
+    if args.check:
+        return _check(tree, origin, args)
     try:
         result = _emulate(tree, origin, args, pcap=args.pcap)
     except satcp.EmulatorError as e:
@@ -72,6 +77,22 @@ def _cmd_emulate(args: argparse.Namespace) -> int:
                       f"{result.sim_time_s:.2f} s of real time ({result.events:,} packets forwarded)")
         for table in result.__rich__().renderables[1:]:  # the flow and link tables, without the simulator's heading
             console.print(table)
+    return 0
+
+
+def _check(tree, origin, args) -> int:
+    import satcp
+
+    try:
+        plan = satcp.emulate_plan(tree)
+    except satcp.ScenarioError as e:
+        raise e.in_file(origin) from None
+    if args.json:
+        sys.stdout.write(json.dumps(plan) + "\n")
+        return 0
+    flows = ", ".join(f"flow {i}: {f['variant']} as Linux {f['kernel_cc']}" for i, f in enumerate(plan["flows"]))
+    stack = ", ".join(f"{k} {v}" for k, v in plan["stack"].items())
+    print(f"{origin or 'scenario'}: the real stack can run it ({flows}); {stack}")
     return 0
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from .result import Result
 from .scenario import ScenarioError, apply_overrides, load_with_origin
 
-__all__ = ["emulate", "EmulatorError"]
+__all__ = ["emulate", "emulate_plan", "EmulatorError"]
 
 
 class EmulatorError(RuntimeError):
@@ -93,6 +93,30 @@ def emulate(scenario: Any, /, *, pcap: str | os.PathLike | None = None, measure_
     if status == 2:
         raise ScenarioError(message, file=origin)
     raise EmulatorError(message, status if status > 0 else 1)
+
+
+def emulate_plan(scenario: Any, /, **overrides: Any) -> dict:
+    """What :func:`emulate` would run for ``scenario``, without running it
+    (no root or TUN needed): each flow's variant and the kernel congestion
+    control it maps to, and the stack settings the namespaces would get.
+    Raises :class:`ScenarioError` for a key the real stack cannot honour."""
+    tree, origin = load_with_origin(scenario)
+    pairs = {key.replace("__", "."): value for key, value in overrides.items()}
+    try:
+        tree = apply_overrides(tree, pairs)
+        text = json.dumps(tree, allow_nan=False)
+    except ScenarioError as e:
+        raise e.in_file(origin) from None
+    from . import _core
+
+    status, out = _core.emulate_check_json(text)
+    if status == 0:
+        return json.loads(out)
+    if out.startswith("key `"):
+        from . import _scenario_error
+
+        raise _scenario_error(out, origin)
+    raise ScenarioError(out, file=origin)
 
 
 def _run_child(request: str) -> tuple[int, str, str]:

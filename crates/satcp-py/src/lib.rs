@@ -44,6 +44,16 @@ fn emulate_json(py: Python<'_>, request: &str, die_with_parent: bool, parent_pid
     }
 }
 
+/// Plans a scenario (JSON) for the kernel without running it: (exit status,
+/// the plan as JSON or a one-line refusal). No root or TUN needed.
+#[pyfunction]
+fn emulate_check_json(scenario: &str) -> (i32, String) {
+    match satcp_emu::check_json(scenario) {
+        Ok(out) => (0, out),
+        Err(e) => (e.exit_code(), e.to_string()),
+    }
+}
+
 /// The variants as (name, description, source) tuples.
 #[pyfunction]
 fn variants() -> Vec<(&'static str, &'static str, &'static str)> {
@@ -55,5 +65,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(emulate_json, m)?)?;
+    m.add_function(wrap_pyfunction!(emulate_check_json, m)?)?;
     Ok(())
 }

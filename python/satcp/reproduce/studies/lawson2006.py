@@ -66,7 +66,7 @@ def run(out: pathlib.Path, *, quick: bool, workers: int | None) -> StudyReport:
     rep.findings += _findings(cells)
     rep.figures.append(_figure(cells, out))
     rep.needs_real_stack = [
-        f"{tech} at BER {ber:.0e}: sudo satcp emulate scenarios/studies/lawson2006/link.toml "
+        f"{tech} at BER {ber:.0e}: sudo satcp emulate scenarios/studies/lawson2006/link-linux.toml "
         f"--set path.ber={ber:g} --set path.return_ber={ber:g} {flags}"
         for tech, flags in [("TCP", "--set flow.0.rwnd=32767"),
                             ("WS/SACK", "--set flow.0.sack=true --set flow.0.window_scaling=true --set flow.0.rwnd=65535")]
