@@ -23,11 +23,6 @@ use crate::tun::Tun;
 pub const PORT_BASE: u16 = 5001;
 /// Longest sleep between checks of the stop flag.
 const MAX_SLEEP_NS: u64 = 20_000_000;
-/// The last stretch before a deadline is spent polling the devices instead
-/// of sleeping: a timer wake-up on a virtual CPU lands 30-180 us late at
-/// p50-p99 (ppoll, SCHED_FIFO, 1 ns slack; benches/README.md), a poll
-/// loop within a few microseconds.
-const SPIN_NS: u64 = 250_000;
 
 pub struct Forwarder {
     pub a: Tun,
@@ -169,13 +164,13 @@ impl Forwarder {
         Ok(lateness)
     }
 
-    /// Sleeps until `ns` from now, or until a packet comes, but not through
-    /// the last SPIN_NS: then it returns at once and the loop polls.
+    /// Sleeps until `ns` from now, or until a packet comes. (Polling the
+    /// last 250 us before a deadline instead was measured against this and
+    /// bought no tail latency on a shared VM for 2.5x the CPU: benches/README.md.)
     fn wait(&self, ns: u64) -> io::Result<()> {
-        if ns <= SPIN_NS {
+        if ns == 0 {
             return Ok(());
         }
-        let ns = ns - SPIN_NS;
         let mut fds = [
             libc::pollfd { fd: self.a.raw(), events: libc::POLLIN, revents: 0 },
             libc::pollfd { fd: self.b.raw(), events: libc::POLLIN, revents: 0 },
