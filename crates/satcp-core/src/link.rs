@@ -135,20 +135,20 @@ impl Link {
         if let Some(red) = &mut self.red {
             let (packet_time, _) = transmission_time(wire_bytes, rate, 0);
             if red.drop_arrival(now, queued, packet_time) {
+                self.count_ceten_arrival(&packet, false);
                 self.stats.queue_drops += 1;
                 return Next::Nothing;
             }
         }
         if self.on_wire.is_none() {
+            self.count_ceten_arrival(&packet, true);
             return self.start(now, packet);
         }
         if self.ack_filtering {
             self.filter_superseded_acks(&packet);
         }
         let room = self.has_room(&packet);
-        if let Some(option) = packet.ceten.as_ref().filter(|_| packet.kind == Kind::Data) {
-            self.ceten.on_enqueue(option, room);
-        }
+        self.count_ceten_arrival(&packet, room);
         if room {
             self.queued_bytes += packet.size as u64;
             self.queue.push_back(packet);
@@ -156,6 +156,15 @@ impl Link {
             self.stats.queue_drops += 1;
         }
         Next::Nothing
+    }
+
+    /// CETEN-R's congestion-survival estimate counts every data segment that
+    /// reaches the link: those sent at once on an idle link survive too, and
+    /// an active-queue drop is a congestion loss like an overflow.
+    fn count_ceten_arrival(&mut self, packet: &Packet, accepted: bool) {
+        if let Some(option) = packet.ceten.as_ref().filter(|_| packet.kind == Kind::Data) {
+            self.ceten.on_enqueue(option, accepted);
+        }
     }
 
     fn start(&mut self, now: Time, packet: Packet) -> Next {
@@ -268,5 +277,58 @@ impl Link {
 
     pub fn rate_bps(&self) -> u64 {
         self.rate_bps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::orbit::Propagation;
+    use crate::packet::{CetenOption, SackBlocks};
+    use crate::rng::{stream, Component};
+
+    fn link(queue: u64) -> Link {
+        let config = LinkConfig {
+            name: "l".into(),
+            to: 1,
+            rate_bps: 1_000_000,
+            propagation: Propagation::Constant(10_000_000),
+            header: 0,
+            limit: QueueLimit::Packets(queue),
+            channel: Channel::from_ber(0.0),
+            drop_list: Vec::new(),
+            red: None,
+        };
+        Link::new(config, vec![stream(1, Component::LinkErrors { link: 0, flow: 0 })])
+    }
+
+    fn ceten_segment() -> Packet {
+        Packet {
+            flow: 0,
+            kind: Kind::Data,
+            dst: 1,
+            seq: 0,
+            len: 1000,
+            ack: 0,
+            wnd: 0,
+            size: 1040,
+            ts: None,
+            sack: SackBlocks::default(),
+            ceten: Some(CetenOption::new(0.5, 1.0, 1.0, false)),
+        }
+    }
+
+    #[test]
+    fn ceten_congestion_estimate_counts_segments_that_find_the_link_idle() {
+        // Carroll's routers average the fate of every segment they forward
+        // (000.md §1.4): one sent at once on an idle link survived congestion.
+        let mut l = link(0);
+        let Next::TxDoneAt(done) = l.enqueue(0, ceten_segment()) else { panic!("an idle link sends at once") };
+        l.enqueue(0, ceten_segment()); // busy, no room: dropped
+        assert_eq!(l.stats.queue_drops, 1);
+        assert!((l.ceten.congestion - 0.5).abs() < 1e-9, "1.0 -> 1.0 (sent) -> 0.5 (dropped), alpha 0.5: {}", l.ceten.congestion);
+        l.transmission_done(done);
+        l.enqueue(done, ceten_segment()); // idle again: sent at once, a survivor
+        assert!((l.ceten.congestion - 0.75).abs() < 1e-9, "0.5 -> 0.75: {}", l.ceten.congestion);
     }
 }

@@ -6,8 +6,9 @@
 //! without touching the window. Growth and the congestion response are
 //! Reno's.
 //!
-//! The single-path link's sending side stands in for Carroll's routers
-//! until `[[node]]` topologies exist: `link.rs` keeps one `RouterEstimate`.
+//! Every link's sending side is one of Carroll's router interfaces: each
+//! `link.rs` keeps its own `RouterEstimate` (hosts and routers alike, as
+//! his IP nodes all ran the update, 000.md §1.4).
 
 use rand::Rng;
 
