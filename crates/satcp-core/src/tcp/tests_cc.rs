@@ -1,6 +1,6 @@
 //! Segment-level tests of the sender's congestion-control hooks: Vegas's
 //! fine-grained retransmission, CETEN-R's corruption path, BBR's pacing,
-//! TCP-ADaLR's RTO offset.
+//! TCP-ADaLR's RTO offset and retransmission limit, CETEN-R's option bytes.
 
 use super::cc::CcKind;
 use super::recovery::{RecoveryKind, SackStyle};
@@ -150,4 +150,71 @@ fn hybla_grows_per_ack_unless_segments_are_counted() {
     let (per_ack, counted) = (hybla_growth(false), hybla_growth(true));
     assert!((1..=2).contains(&per_ack), "per ACK: {per_ack}");
     assert!((3..=4).contains(&counted), "per segment: {counted}");
+}
+
+/// The most segments resent in answer to one ACK while going back N after
+/// a timeout that lost a whole window of 20 (every ACK covers all resent).
+fn most_resent_per_ack_after_a_timeout(cc: CcKind) -> usize {
+    let mut config = sender_config(RecoveryKind::NewReno, 20);
+    config.cc = cc;
+    let mut h = Harness::new(config);
+    let mut out = segments(&h.expire_rto());
+    let (mut most, mut t) = (0, h.now);
+    while let Some(&(seq, len)) = out.last() {
+        if seq >= 20 * MSS {
+            break;
+        }
+        most = most.max(out.iter().filter(|(s, _)| *s < 20 * MSS).count());
+        t += 10 * NS_PER_MS;
+        out = segments(&h.ack_at(t, seq + len as u64));
+    }
+    most
+}
+
+#[test]
+fn adalr_resends_at_most_three_segments_per_ack() {
+    //= Omueti 2007, "Loss recovery mechanism" (001.md §1.8 item 3)
+    //# Retransmissions from the retransmission buffer are limited to three segments
+    assert!(most_resent_per_ack_after_a_timeout(CcKind::Reno) > 3, "NewReno's slow start resends more at once");
+    assert_eq!(most_resent_per_ack_after_a_timeout(CcKind::Adalr), 3);
+}
+
+#[test]
+fn vegas_checks_the_timer_again_on_the_first_new_acks_after_a_retransmission() {
+    //= Brakmo & Peterson 1995 §3.1
+    //# when a non-duplicate ACK is received, if it is the first or second
+    //# one after a retransmission, Vegas again checks to see if the time
+    //# interval since the segment was sent is larger than the timeout value.
+    // Segments 10 and 11 (sent at about 501 ms) are lost; 10 is resent on
+    // the second duplicate. The ACK for 10 is the first new one after that
+    // retransmission: 11 is 1.3 s old, past the ~610 ms fine timeout, so it
+    // goes at once, without waiting for three more duplicates.
+    let mut h = vegas_after_a_window(CcKind::Vegas);
+    h.ack_at(1_050 * NS_PER_MS, 10 * MSS);
+    assert_eq!(segments(&h.ack_at(1_200 * NS_PER_MS, 10 * MSS)), vec![seg(10)]);
+    let out = segments(&h.ack_at(1_800 * NS_PER_MS, 11 * MSS));
+    assert_eq!(out.first(), Some(&seg(11)), "resent on the first new ACK: {out:?}");
+    // Reno's sender, on the same ACKs after its own fast retransmit, waits.
+    let mut h = vegas_after_a_window(CcKind::Reno);
+    for t in [1_050, 1_100, 1_200] {
+        h.ack_at(t * NS_PER_MS, 10 * MSS);
+    }
+    assert!(!segments(&h.ack_at(1_800 * NS_PER_MS, 11 * MSS)).contains(&seg(11)));
+}
+
+#[test]
+fn ceten_segments_carry_their_option_bytes_on_the_wire() {
+    //= Carroll 2004, Appendix A, tcp_seg_sup.h
+    //# #define TCPC_SEG_CETEN_SIZE 32  /* Size of CETEN option in bytes */
+    let headers = |cc: CcKind| {
+        let mut config = sender_config(RecoveryKind::NewReno, 10);
+        config.cc = cc;
+        let mut h = Harness::new(config);
+        let out = h.ack_at(10, MSS);
+        let data: Vec<_> = out.iter().filter(|p| p.kind == Kind::Data).collect();
+        assert!(!data.is_empty());
+        assert!(data.iter().all(|p| p.ceten.is_some() == (cc == CcKind::Ceten)));
+        data[0].size - data[0].len
+    };
+    assert_eq!(headers(CcKind::Ceten), headers(CcKind::Reno) + 32);
 }
