@@ -124,8 +124,8 @@ def test_emulator_delay_jitter_at_10mbps(emulator):
     assert probe["received"] == probe["sent"] > 3000
     assert lo > -50, "nothing arrives before the model allows (50 us of clock-stamp slack)"
     # How long the delay is (the 1 ms jitter budget) is a timing figure, so
-    # it is measured in benches/emulate_compare.py, not asserted here: a CI
-    # run on the shared machine saw a 1.05 ms median (benches/README.md).
+    # it is measured in benches/emulate_jitter.py, not asserted here: its
+    # tail follows the shared VM's load (benches/README.md, session 6).
 
 
 def test_refusals_are_one_line(emulator, cli, small_file):
