@@ -175,6 +175,14 @@ fn techniques_rank_as_lawson_found() {
     //= Lawson 2006 §3.4 groupings; 004.md §5.3 item 1
     //# At 10⁻⁷: WS+SACK > WS > SACK > TCP ... At 10⁻⁸ and 10⁻⁹: WS ≈ WS+SACK ≈ 2.1 × TCP
     //# SCPS-PEP is the best at every BER
+    // At 1e-6 the four end-to-end techniques lie within 10% of each other,
+    // and at 1e-8 and 1e-9 SACK is TCP's equal (within 3%). Not asserted:
+    // his 1e-5 grouping (SACK and WS+SACK 1.2 x TCP); ours has SACK 4% below
+    // TCP there, where a 32 KB window holds too few segments for SACK to help.
+    let spread = |m: &std::collections::HashMap<&str, f64>, ts: &[&str]| {
+        let (lo, hi) = ts.iter().map(|t| m[t]).fold((f64::MAX, 0.0_f64), |(lo, hi), x| (lo.min(x), hi.max(x)));
+        hi / lo - 1.0
+    };
     for ber in [1e-5, 1e-6, 1e-7, 1e-8, 1e-9] {
         let m = means(ber);
         let best_e2e = ["TCP", "SACK", "WS", "WS+SACK"].iter().map(|t| m[t]).fold(0.0, f64::max);
@@ -186,9 +194,13 @@ fn techniques_rank_as_lawson_found() {
         if ber == 1e-7 {
             assert!(m["WS+SACK"] > m["WS"] && m["WS"] > m["SACK"] && m["SACK"] > m["TCP"], "{m:?}");
         }
+        if ber == 1e-6 {
+            assert!(spread(&m, &["TCP", "SACK", "WS", "WS+SACK"]) < 0.10, "{m:?}");
+        }
         if ber <= 1e-8 {
             let low = m["TCP"].max(m["SACK"]);
             assert!(m["WS"].min(m["WS+SACK"]) > 1.5 * low, "BER {ber:e}: {m:?}");
+            assert!(spread(&m, &["TCP", "SACK"]) < 0.03, "BER {ber:e}: {m:?}");
         }
     }
 }
