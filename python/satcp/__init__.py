@@ -11,13 +11,12 @@ result comes back as JSON.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import Any, NamedTuple
 
 from .result import FlowResult, LinkResult, Result
-from .scenario import ScenarioError, apply_overrides, load, load_with_origin
+from .scenario import ScenarioError, apply_overrides, load, load_overridden
 from .emulate import EmulatorError, emulate, emulate_plan  # noqa: E402  (the real stack over satcp-emu)
 
 __version__ = "0.1.0"
@@ -75,15 +74,7 @@ def run(scenario: Any, /, *, trace_dir: str | os.PathLike | None = None,
     simulator cannot accept, naming the file and the key, and OSError when a
     trace cannot be written.
     """
-    tree, origin = load_with_origin(scenario)
-    pairs = {key.replace("__", "."): value for key, value in overrides.items()}
-    try:
-        tree = apply_overrides(tree, pairs)
-        text = json.dumps(tree, allow_nan=False)
-    except ScenarioError as e:
-        raise e.in_file(origin) from None
-    except (TypeError, ValueError) as e:  # apply_overrides checks first; belt and braces
-        raise ScenarioError(f"cannot encode the scenario: {e}", file=origin) from None
+    text, tree, origin = load_overridden(scenario, overrides)
     try:
         out = _ext().run_json(
             text,

@@ -21,7 +21,7 @@ import sys
 from typing import Any
 
 from .result import Result
-from .scenario import ScenarioError, apply_overrides, load_with_origin
+from .scenario import ScenarioError, load_overridden
 
 __all__ = ["emulate", "emulate_plan", "EmulatorError"]
 
@@ -64,10 +64,8 @@ def emulate(scenario: Any, /, *, pcap: str | os.PathLike | None = None, measure_
     :class:`EmulatorError` when this machine cannot emulate, and
     KeyboardInterrupt after a Ctrl-C (the testbed is removed first).
     """
-    tree, origin = load_with_origin(scenario)
-    pairs = {key.replace("__", "."): value for key, value in overrides.items()}
+    _, tree, origin = load_overridden(scenario, overrides)
     try:
-        tree = apply_overrides(tree, pairs)
         request = {"scenario": tree, "tcp": bool(tcp)}
         if pcap is not None:
             request["pcap"] = os.fspath(pcap)
@@ -100,13 +98,7 @@ def emulate_plan(scenario: Any, /, **overrides: Any) -> dict:
     (no root or TUN needed): each flow's variant and the kernel congestion
     control it maps to, and the stack settings the namespaces would get.
     Raises :class:`ScenarioError` for a key the real stack cannot honour."""
-    tree, origin = load_with_origin(scenario)
-    pairs = {key.replace("__", "."): value for key, value in overrides.items()}
-    try:
-        tree = apply_overrides(tree, pairs)
-        text = json.dumps(tree, allow_nan=False)
-    except ScenarioError as e:
-        raise e.in_file(origin) from None
+    text, _, origin = load_overridden(scenario, overrides)
     from . import _core
 
     status, out = _core.emulate_check_json(text)

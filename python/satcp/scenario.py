@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import datetime
+import json
 import math
 import os
 import pathlib
@@ -241,6 +242,21 @@ def apply_overrides(scenario: Mapping, overrides: Mapping | Iterable | None) -> 
     for key, value in normalise_overrides(overrides):
         _set(tree, key, _copy_tree(value, key))
     return tree
+
+
+def load_overridden(source: Source, overrides: Mapping) -> tuple[str, dict, str | None]:
+    """The scenario from ``source`` with keyword ``overrides`` applied (``__``
+    standing for ``.`` in their names), as (JSON text, tree, file name for
+    errors); a bad key or value raises ScenarioError naming the file."""
+    tree, origin = load_with_origin(source)
+    pairs = {key.replace("__", "."): value for key, value in overrides.items()}
+    try:
+        tree = apply_overrides(tree, pairs)
+        return json.dumps(tree, allow_nan=False), tree, origin
+    except ScenarioError as e:
+        raise e.in_file(origin) from None
+    except (TypeError, ValueError) as e:  # apply_overrides checks first; belt and braces
+        raise ScenarioError(f"cannot encode the scenario: {e}", file=origin) from None
 
 
 def _set(tree: dict, key: str, value: Any) -> None:
