@@ -22,8 +22,6 @@ pub struct CcParams {
     pub vegas_fine_retransmit: Option<bool>,
     /// Vegas: "every-other-rtt" (Brakmo & Peterson) or "every-rtt" (Linux and ns-3 slow start and exit).
     pub vegas_slow_start: Option<String>,
-    /// Vegas: "brakmo" (the paper, as Leung ran it) or "ns3" (ns-3 3.44's TcpVegas in full; other vegas_* keys still apply).
-    pub vegas_rules: Option<String>,
     /// CUBIC's multiplicative decrease (RFC 9438 §4.6: 0.7).
     pub cubic_beta: Option<f64>,
     /// CUBIC's C (RFC 9438 §5: 0.4).
@@ -106,7 +104,6 @@ impl CcParams {
             }
         };
         one_of("vegas_slow_start", &self.vegas_slow_start, &["every-other-rtt", "every-rtt"])?;
-        one_of("vegas_rules", &self.vegas_rules, &["brakmo", "ns3"])?;
         one_of("westwood_filter", &self.westwood_filter, &["linux", "tustin"])?;
         one_of("westwood_count", &self.westwood_count, &["linux", "ns3"])?;
         one_of("adalr_rwnd", &self.adalr_rwnd, &["accumulate", "headroom"])?;
@@ -128,7 +125,7 @@ impl CcParams {
             ($($field:ident),*) => { $( if self.$field.is_some() { keys.push(stringify!($field)); } )* };
         }
         check!(
-            vegas_alpha, vegas_beta, vegas_gamma, vegas_loss_factor, vegas_fine_retransmit, vegas_slow_start, vegas_rules, cubic_beta, cubic_c, cubic_fast_convergence,
+            vegas_alpha, vegas_beta, vegas_gamma, vegas_loss_factor, vegas_fine_retransmit, vegas_slow_start, cubic_beta, cubic_c, cubic_fast_convergence,
             westwood_filter, westwood_count, hybla_rtt0, adalr_rwnd, adalr_recovery, adalr_rto_extra, adalr_retransmit_limit, ceten_alpha, ceten_mode,
             ceten_option_bytes
         );

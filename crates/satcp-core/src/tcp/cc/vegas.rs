@@ -35,31 +35,17 @@ pub struct Config {
     /// Reno's slow start every RTT, leaving with cwnd = min(cwnd, target + 1),
     /// as Linux `tcp_vegas.c` and ns-3 `TcpVegas`.
     pub every_other_rtt: bool,
-    /// ns-3 3.44's `TcpVegas` in full (`vegas_rules = "ns3"`): its RTT
-    /// samples are the smoothed RTT, its diff is in whole segments, a round
-    /// with two samples or fewer grows as NewReno, and its ssthresh rule
-    /// (also on loss) is max(min(ssthresh, cwnd - 1 segment), 2 segments).
-    pub ns3_rules: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { alpha: 1.0, beta: 3.0, gamma: 1.0, loss_factor: 0.75, fine_retransmit: true, every_other_rtt: true, ns3_rules: false }
-    }
-}
-
-impl Config {
-    //= ns-3 3.44 src/internet/model/tcp-vegas.cc, TcpVegas::GetTypeId
-    //# "Alpha" UintegerValue (2), "Beta" UintegerValue (4), "Gamma" UintegerValue (1)
-    /// ns-3's Vegas: its constants and its slow start, no fine-grained retransmission.
-    fn ns3() -> Config {
-        Config { alpha: 2.0, beta: 4.0, gamma: 1.0, loss_factor: 0.75, fine_retransmit: false, every_other_rtt: false, ns3_rules: true }
+        Config { alpha: 1.0, beta: 3.0, gamma: 1.0, loss_factor: 0.75, fine_retransmit: true, every_other_rtt: true }
     }
 }
 
 impl From<&super::CcParams> for Config {
     fn from(p: &super::CcParams) -> Self {
-        let d = if p.vegas_rules.as_deref() == Some("ns3") { Config::ns3() } else { Config::default() };
+        let d = Config::default();
         Config {
             alpha: p.vegas_alpha.unwrap_or(d.alpha),
             beta: p.vegas_beta.unwrap_or(d.beta),
@@ -67,7 +53,6 @@ impl From<&super::CcParams> for Config {
             loss_factor: p.vegas_loss_factor.unwrap_or(d.loss_factor),
             fine_retransmit: p.vegas_fine_retransmit.unwrap_or(d.fine_retransmit),
             every_other_rtt: p.vegas_slow_start.as_deref().map_or(d.every_other_rtt, |s| s != "every-rtt"),
-            ns3_rules: d.ns3_rules,
         }
     }
 }
@@ -79,7 +64,6 @@ pub struct Vegas {
     base_rtt: Option<Time>,
     /// Smallest RTT in the current round and the samples taken in it.
     round_min: Option<Time>,
-    round_samples: u32,
     /// The round ends when this byte is acknowledged (the distinguished
     /// segment); `None` until the first ACK starts the first round.
     round_end: Option<u64>,
@@ -99,7 +83,6 @@ impl Vegas {
             cfg,
             base_rtt: None,
             round_min: None,
-            round_samples: 0,
             round_end: None,
             grow_this_round: true,
             srtt: None,
@@ -155,9 +138,6 @@ impl Vegas {
     }
 
     fn end_of_round(&mut self, w: &mut Window, ack: &Ack) {
-        if self.cfg.ns3_rules {
-            return self.end_of_round_ns3(w);
-        }
         let (Some(rtt), Some(base)) = (self.round_min, self.base_rtt) else {
             // No sample this round (all retransmissions): no decision.
             self.grow_this_round = !self.grow_this_round || !self.cfg.every_other_rtt;
@@ -197,40 +177,12 @@ impl Vegas {
         //# and when alpha < Diff < beta, Vegas leaves the congestion window unchanged.
         let _ = ack;
     }
+}
 
-    /// ns-3 3.44 `TcpVegas::IncreaseWindow` at the end of a round.
-    fn end_of_round_ns3(&mut self, w: &mut Window) {
-        let (Some(rtt), Some(base)) = (self.round_min, self.base_rtt) else { return };
-        //= ns-3 3.44 tcp-vegas.cc, TcpVegas::IncreaseWindow
-        //# if (m_cntRtt <= 2) { ... TcpNewReno::IncreaseWindow (tcb, segmentsAcked); }
-        if self.round_samples <= 2 {
-            if !w.in_slow_start() {
-                w.cwnd += (w.mss * w.mss / w.cwnd).max(1);
-            }
-            return;
-        }
-        //# targetCwnd = static_cast<uint32_t> (segCwnd * tmp); ... diff = segCwnd - targetCwnd;
-        let segments = w.cwnd / w.mss;
-        let target = (segments as f64 * base as f64 / rtt as f64) as u64;
-        let diff = segments.saturating_sub(target) as f64;
-        if diff > self.cfg.gamma && w.in_slow_start() {
-            //# segCwnd = std::min (segCwnd, targetCwnd + 1); ... m_ssThresh = GetSsThresh (tcb, 0);
-            w.cwnd = segments.min(target + 1).max(1) * w.mss;
-            w.ssthresh = ns3_ssthresh(w);
-        } else if !w.in_slow_start() {
-            if diff > self.cfg.beta {
-                w.cwnd = (segments - 1).max(1) * w.mss;
-                w.ssthresh = ns3_ssthresh(w);
-            } else if diff < self.cfg.alpha {
-                w.cwnd = (segments + 1) * w.mss;
-            }
-        }
-        //# tcb->m_ssThresh = std::max (tcb->m_ssThresh, 3 * tcb->m_cWnd / 4);
-        w.ssthresh = w.ssthresh.max(3 * w.cwnd / 4);
-    }
-
-    /// Jacobson's estimator on the per-segment clock (no coarse tick, no minimum).
-    fn update_srtt(&mut self, rtt: Time) {
+impl Controller for Vegas {
+    fn on_rtt(&mut self, rtt: Time, _now: Time) {
+        self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
+        self.round_min = Some(self.round_min.map_or(rtt, |m| m.min(rtt)));
         match self.srtt {
             None => {
                 self.srtt = Some(rtt);
@@ -242,26 +194,6 @@ impl Vegas {
             }
         }
     }
-}
-
-/// ns-3 3.44 `TcpVegas::GetSsThresh`, used on leaving slow start, on
-/// shrinking, and on every loss.
-fn ns3_ssthresh(w: &Window) -> u64 {
-    //# return std::max (std::min (tcb->m_ssThresh.Get (), tcb->m_cWnd.Get () - tcb->m_segmentSize), 2 * tcb->m_segmentSize);
-    w.ssthresh.min(w.cwnd.saturating_sub(w.mss)).max(2 * w.mss)
-}
-
-impl Controller for Vegas {
-    fn on_rtt(&mut self, rtt: Time, _now: Time) {
-        self.update_srtt(rtt);
-        //= ns-3 3.44 tcp-socket-base.cc, TcpSocketBase::ProcessAck
-        //# m_congestionControl->PktsAcked (m_tcb, segsAcked, m_tcb->m_srtt);
-        // ns-3 hands its controllers the smoothed RTT, not the sample.
-        let sample = if self.cfg.ns3_rules { self.srtt.unwrap_or(rtt) } else { rtt };
-        self.base_rtt = Some(self.base_rtt.map_or(sample, |b| b.min(sample)));
-        self.round_min = Some(self.round_min.map_or(sample, |m| m.min(sample)));
-        self.round_samples += 1;
-    }
 
     fn on_ack(&mut self, w: &mut Window, ack: &Ack) {
         match self.round_end {
@@ -269,25 +201,17 @@ impl Controller for Vegas {
                 self.end_of_round(w, ack);
                 self.round_end = Some(ack.snd_max);
                 self.round_min = None;
-                self.round_samples = 0;
             }
             None => self.round_end = Some(ack.snd_max),
             _ => {}
         }
         if w.in_slow_start() && self.grow_this_round {
-            //= ns-3 3.44 tcp-congestion-ops.cc, TcpNewReno::SlowStart
-            //# tcb->m_cWnd = std::min ((sndCwnd + (segmentsAcked * tcb->m_segmentSize)), (uint32_t)tcb->m_ssThresh);
-            // ns-3 grows by every segment acknowledged; the paper by one per ACK.
-            let step = if self.cfg.ns3_rules { ack.acked } else { ack.acked.min(w.mss) };
-            w.cwnd += step;
+            w.cwnd += ack.acked.min(w.mss);
         }
     }
 
     fn ssthresh_after_loss(&mut self, w: &Window, loss: &Loss) -> u64 {
         self.grow_this_round = true;
-        if self.cfg.ns3_rules {
-            return ns3_ssthresh(w);
-        }
         if loss.event == Congestion::Timeout {
             // The coarse timeout stays Reno's (Leung §2.2.3).
             self.last_decrease = Some(loss.now);
@@ -338,53 +262,6 @@ mod tests {
             a.snd_max = *seq + w.cwnd;
             v.on_ack(w, &a);
         }
-    }
-
-    /// Rounds in which each segment's RTT climbs from 100 ms (the first,
-    /// which finds the queue empty) to 130 ms (the last, behind the round's
-    /// own burst); slow-start rounds until it leaves or `rounds` pass.
-    fn bursty_slow_start(cfg: Config, rounds: usize) -> (Window, usize) {
-        let mut v = Vegas::new(cfg);
-        let mut w = Window { cwnd: 8 * MSS, ssthresh: u64::MAX, mss: MSS };
-        let mut seq = 0;
-        for r in 0..rounds {
-            if !w.in_slow_start() {
-                return (w, r);
-            }
-            let segments = w.cwnd / MSS;
-            for i in 0..segments {
-                v.on_rtt((100 + 30 * i / segments) * NS_PER_MS, 0);
-                seq += MSS;
-                let mut a = ack(MSS, 0);
-                a.snd_una = seq;
-                a.snd_max = seq + w.cwnd;
-                v.on_ack(&mut w, &a);
-            }
-        }
-        (w, rounds)
-    }
-
-    #[test]
-    fn ns3_rules_compare_the_smoothed_rtt_and_cut_one_segment_on_loss() {
-        let mut p = crate::tcp::cc::CcParams::default();
-        p.vegas_rules = Some("ns3".into());
-        let ns3 = Config::from(&p);
-        // ns-3 TcpVegas: alpha 2, beta 4, every-RTT slow start, no fine retransmit.
-        assert_eq!((ns3.alpha, ns3.beta, ns3.every_other_rtt, ns3.fine_retransmit), (2.0, 4.0, false, false));
-        // Linux's Vegas takes each round's smallest raw sample: the first
-        // segment's, queue-free, so slow start goes on.
-        let linux = Config { every_other_rtt: false, fine_retransmit: false, ..Config::default() };
-        let (w, _) = bursty_slow_start(linux, 6);
-        assert!(w.in_slow_start(), "raw samples: still in slow start at {} segments", w.cwnd / MSS);
-        // ns-3 compares the smoothed RTT, which carries the last round's
-        // queue into this one's minimum: it leaves slow start early.
-        let (w, rounds) = bursty_slow_start(ns3, 6);
-        assert!(!w.in_slow_start() && rounds < 6, "smoothed samples leave slow start (after {rounds} rounds)");
-        assert_eq!(w.ssthresh, w.cwnd - MSS, "GetSsThresh: cwnd - 1 segment");
-        // A loss takes one segment off (GetSsThresh again), not a quarter.
-        let mut v = Vegas::new(ns3);
-        let after = v.ssthresh_after_loss(&w, &loss(Congestion::FastRetransmit, w.cwnd));
-        assert_eq!(after, (w.cwnd - MSS).min(w.ssthresh).max(2 * MSS));
     }
 
     #[test]
