@@ -266,3 +266,33 @@ fn ack_filtering_and_spacing_at_a_gateway() {
     let acks = link(&spaced, "gw->a").stats.packets;
     assert!((100..=602).contains(&acks), "{acks}");
 }
+
+/// The times ACKs reached the sender `a`, from the run's own trace.
+fn ack_arrivals(gateway: &str) -> Vec<f64> {
+    let text = format!(
+        "duration = \"30s\"\n[[node]]\nname = \"a\"\n[[node]]\nname = \"b\"\n[[node]]\nname = \"gw\"\n{gateway}\n\
+         [[link]]\nfrom = \"a\"\nto = \"gw\"\nforward_rate = \"10Mbps\"\nreturn_rate = \"16kbps\"\ndelay = \"1ms\"\nqueue = 1000\n\
+         [[link]]\nfrom = \"gw\"\nto = \"b\"\nrate = \"2Mbps\"\ndelay = \"250ms\"\nqueue = 1000\n\
+         [[flow]]\nfrom = \"a\"\nto = \"b\"\nrwnd = \"1MB\"\ndelayed_ack = 1\n"
+    );
+    let dir = std::env::temp_dir().join(format!("satcp-ack-spacing-{}-{}", std::process::id(), gateway.len()));
+    let options = satcp_core::trace::TraceOptions { dir: Some(dir.clone()), pcap: None };
+    satcp_core::run_traced(&Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}")), &options).expect("trace written");
+    let csv = std::fs::read_to_string(dir.join("flow-0-acks.csv")).expect("ACK trace");
+    std::fs::remove_dir_all(&dir).ok();
+    csv.lines().skip(1).map(|l| l.split(',').next().and_then(|t| t.parse().ok()).expect("a time")).collect()
+}
+
+#[test]
+fn ack_spacing_releases_acks_at_least_the_interval_apart() {
+    //= RFC 3135 §3.2.3
+    //# ACK spacing ... to prevent ACK bunching
+    let gaps = |acks: &[f64]| acks.windows(2).map(|w| w[1] - w[0]).collect::<Vec<_>>();
+    let plain = gaps(&ack_arrivals("kind = \"router\""));
+    let spaced = gaps(&ack_arrivals("kind = \"router\"\nack_spacing = \"100ms\""));
+    let least = |g: &[f64]| g.iter().cloned().fold(f64::MAX, f64::min);
+    // 16 kb/s serialises a 40-byte ACK in 20 ms: unspaced ACKs leave back to back.
+    assert!(least(&plain) < 0.05, "plain: closest ACKs {:.3} s apart", least(&plain));
+    assert!(least(&spaced) >= 0.1 - 1e-6, "spaced: closest ACKs {:.3} s apart", least(&spaced));
+    assert!(spaced.len() > 100, "the flow kept being acknowledged: {} ACKs", spaced.len() + 1);
+}
