@@ -296,3 +296,27 @@ fn ack_spacing_releases_acks_at_least_the_interval_apart() {
     assert!(least(&spaced) >= 0.1 - 1e-6, "spaced: closest ACKs {:.3} s apart", least(&spaced));
     assert!(spaced.len() > 100, "the flow kept being acknowledged: {} ACKs", spaced.len() + 1);
 }
+
+/// Lawson's PEP testbed with both gateways in SCPS-TP's rate-based mode.
+fn rate_based(rate: &str, ber: f64) -> RunResult {
+    let text = std::fs::read_to_string(format!("{}/../../scenarios/lawson-pep.toml", env!("CARGO_MANIFEST_DIR"))).expect("scenario file");
+    let text = text
+        .replace("ber = 1e-7", &format!("ber = {ber:e}"))
+        .replace("transport = \"scps\"", &format!("transport = \"scps\"\nrate = \"{rate}\""));
+    run(&Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}")))
+}
+
+#[test]
+fn rate_based_scps_paces_at_its_rate_and_ignores_loss() {
+    //= CCSDS 714.0-B-2 SCPS-TP, rate control and the corruption response (rate.rs)
+    // Below the link's rate, the configured rate is the ceiling: 500 kb/s of
+    // 1,514-byte frames carries at most 500k x 1448/1514 of payload.
+    let slow = rate_based("500kbps", 1e-9).flows[0].goodput_bps;
+    let ceiling = 500e3 * 1448.0 / 1514.0;
+    assert!(slow <= ceiling * 1.01 && slow >= 0.9 * ceiling, "{slow:.0} b/s against a {ceiling:.0} b/s ceiling");
+    // Loss does not shrink the window: at 1e-6 (1.2% of frames corrupted)
+    // the paced leg keeps its rate, far above Vegas's window-limited leg.
+    let paced = rate_based("1.4Mbps", 1e-6).flows[0].goodput_bps;
+    let vegas = goodput("lawson-pep.toml", 1e-6, 1);
+    assert!(paced > 2.0 * vegas && paced > 0.8 * 1.4e6 * 1448.0 / 1514.0, "paced {paced:.0}, Vegas {vegas:.0} b/s");
+}
