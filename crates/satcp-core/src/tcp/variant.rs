@@ -101,7 +101,7 @@ pub const VARIANTS: &[Variant] = &[
     },
     Variant {
         name: "hybla",
-        description: "NewReno recovery with Hybla's window: rho = RTT / 25 ms, slow start +2^rho - 1 per ACK, avoidance +rho^2/cwnd, Reno halving",
+        description: "NewReno recovery with Hybla's window: rho = RTT / 25 ms, slow start +2^rho - 1 per ACK, avoidance +rho^2/cwnd, Reno halving; unpaced (the paper paces); byte_counting = true and hybla_rtt0 for ns-3's form",
         source: "Caini & Firrincieli 2004; Linux tcp_hybla.c",
         recovery: RecoveryKind::NewReno,
         cc: CcKind::Hybla,
@@ -110,7 +110,7 @@ pub const VARIANTS: &[Variant] = &[
     },
     Variant {
         name: "westwood",
-        description: "Westwood+: NewReno recovery; after a loss ssthresh = bandwidth estimate (one sample per RTT, 7/8 filter) x min RTT",
+        description: "Westwood+: NewReno recovery; after a loss ssthresh = bandwidth estimate (one sample per RTT, Linux's two 7/8 filters) x min RTT; westwood_filter = \"tustin\" and westwood_count = \"ns3\" for ns-3's form",
         source: "Grieco & Mascolo 2004; Linux tcp_westwood.c",
         recovery: RecoveryKind::NewReno,
         cc: CcKind::Westwood,
@@ -128,7 +128,7 @@ pub const VARIANTS: &[Variant] = &[
     },
     Variant {
         name: "adalr-newreno",
-        description: "TCP-ADaLR over NewReno: rho = 60 x RTT (1-60), four slow-start sub-phases (+sqrt(rho)/4 SMSS), avoidance x sqrt(rho)/2, adaptive rwnd (+rho/4 SMSS per ACK), +2 SMSS on leaving recovery, RTO +200 ms, 3 segments resent at most; flow.cc keys adalr_*",
+        description: "TCP-ADaLR over NewReno: rho = 60 x RTT (1-60), four slow-start sub-phases (+sqrt(rho)/4 SMSS), avoidance x sqrt(rho)/2, adaptive rwnd (+rho/4 SMSS per ACK), +2 SMSS on leaving recovery (on the full ACK; adalr_recovery = \"partial-ack\" for the other reading), RTO +200 ms, 3 segments resent at most; rwnd grown on the sender (adalr_rwnd = \"headroom\": over each advertised window); flow.cc keys adalr_*",
         source: "Omueti & Trajkovic 2007 (001.md); OPNET 11 NewReno",
         recovery: RecoveryKind::NewReno,
         cc: CcKind::Adalr,
@@ -146,7 +146,7 @@ pub const VARIANTS: &[Variant] = &[
     },
     Variant {
         name: "ceten-reno",
-        description: "Reno with CETEN-R: per-link survival EWMA (alpha) carried in a 32-byte option and echoed; a loss taken as corruption, with P = (1-E)/((1-E)+(1-C)), is resent without a window cut; ceten_mode = \"intent\" (default: decided at the third duplicate ACK, congestion survival estimated) or \"code\" (Carroll's code: every duplicate ACK, C = 0)",
+        description: "Reno with CETEN-R: per-link survival EWMA (ceten_alpha, 0.1 by default: Carroll gives none) carried in a 32-byte option and echoed; a loss taken as corruption, with P = (1-E)/((1-E)+(1-C)), is resent without a window cut; ceten_mode = \"intent\" (default: decided at the third duplicate ACK, congestion survival estimated) or \"code\" (Carroll's code: every duplicate ACK, C = 0)",
         source: "Carroll 2004 (000.md); Krishnan et al. 2002 (ETEN)",
         recovery: RecoveryKind::Reno,
         cc: CcKind::Ceten,
