@@ -77,6 +77,17 @@ def test_variants(cli):
     assert "RFC 6582" in p.stdout and "RFC 9438" in p.stdout
 
 
+def test_variants_name_the_reading_of_each_ambiguous_study():
+    # Where a study is ambiguous, `satcp variants` says which reading runs
+    # and which key selects the other (issue 4).
+    import satcp
+
+    text = {v.name: v.description for v in satcp.variants()}
+    assert '"intent"' in text["ceten-reno"] and '"code"' in text["ceten-reno"] and "ceten_alpha" in text["ceten-reno"]
+    assert "adalr_recovery" in text["adalr-newreno"] and "adalr_rwnd" in text["adalr-newreno"]
+    assert "every other RTT" in text["vegas"] and "fine-grained" in text["vegas"]
+
+
 def test_version(cli):
     p = cli("--version")
     assert p.returncode == 0
