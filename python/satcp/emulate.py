@@ -82,14 +82,12 @@ def emulate(scenario: Any, /, *, pcap: str | os.PathLike | None = None, measure_
     message = " ".join(err.split()) or f"the emulator exited with status {status}"
     if status == 130:
         raise KeyboardInterrupt(message)
-    if status == 2 and message.startswith("key `"):
-        from . import _scenario_error
-
-        raise _scenario_error(message, origin)
     if status == 2 and message.startswith("satcp emulate needs"):
         raise EmulatorError(message, 2)
     if status == 2:
-        raise ScenarioError(message, file=origin)
+        from . import _scenario_error  # satcp/__init__ imports this module
+
+        raise _scenario_error(message, origin)
     raise EmulatorError(message, status if status > 0 else 1)
 
 
@@ -104,11 +102,9 @@ def emulate_plan(scenario: Any, /, **overrides: Any) -> dict:
     status, out = _core.emulate_check_json(text)
     if status == 0:
         return json.loads(out)
-    if out.startswith("key `"):
-        from . import _scenario_error
+    from . import _scenario_error
 
-        raise _scenario_error(out, origin)
-    raise ScenarioError(out, file=origin)
+    raise _scenario_error(out, origin)
 
 
 def _run_child(request: str) -> tuple[int, str, str]:
