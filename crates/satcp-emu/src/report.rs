@@ -131,7 +131,7 @@ pub fn run(req: &Request) -> Result<Value, EmuError> {
         "emulator": {
             "scheduler": scheduler,
             "late_write_us": {"p50": p50, "p99": p99, "max": max},
-            // CPU time of the forwarding thread: what polling before deadlines costs.
+            // CPU time of the forwarding thread: what the emulation itself costs.
             "cpu_s": cpu_s,
             "namespaces": [a.inode(), b.inode()],
             "mtu": plan.stack.mtu,
