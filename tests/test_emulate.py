@@ -187,8 +187,8 @@ def _net_namespaces() -> set[int]:
     return found
 
 
-def _our_processes() -> list[str]:
-    """The emulator processes this test session started that still run."""
+def _our_processes() -> list[tuple[int, str]]:
+    """The emulator processes this test session started that still run: (pid, command line)."""
     found = []
     for proc in pathlib.Path("/proc").iterdir():
         if proc.name.isdigit():
@@ -197,7 +197,7 @@ def _our_processes() -> list[str]:
             except OSError:
                 continue
             if ("satcp._emu_child" in cmd or "satcp-emu " in cmd) and _ours(proc):
-                found.append(f"process {proc.name}: {cmd}")
+                found.append((int(proc.name), cmd))
     return found
 
 
@@ -206,7 +206,8 @@ def _leftovers(before: set[int]) -> list[str]:
     `before`, after giving the kernel a moment to reap them."""
     deadline = time.monotonic() + 5
     while True:
-        found = _our_processes() + [f"netns {ino}" for ino in sorted(_net_namespaces() - before)]
+        found = [f"process {pid}: {cmd}" for pid, cmd in _our_processes()]
+        found += [f"netns {ino}" for ino in sorted(_net_namespaces() - before)]
         if not found or time.monotonic() > deadline:
             return found
         time.sleep(0.1)
@@ -219,10 +220,10 @@ def _started_emulation(extra_args: list[str]) -> tuple[subprocess.Popen, int]:
                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        children = [p.split()[1].rstrip(":") for p in _our_processes() if "_emu_child" in p]
+        children = [pid for pid, cmd in _our_processes() if "_emu_child" in cmd]
         if children:
             time.sleep(1.0)  # namespaces built, flow running
-            return run, int(children[0])
+            return run, children[0]
         time.sleep(0.1)
     run.kill()
     raise AssertionError("the emulator's child process never started")
