@@ -197,6 +197,13 @@ impl Sender {
         self.paced = true;
     }
 
+    /// SCPS-TP's corruption response on a Vegas sender: loss does not shrink the window.
+    pub fn assume_corruption(&mut self) {
+        if let Some(v) = self.cc.vegas() {
+            v.assume_corruption();
+        }
+    }
+
     pub fn flight_size(&self) -> u64 {
         self.snd_max - self.snd_una
     }

@@ -75,6 +75,10 @@ pub struct Vegas {
     last_decrease: Option<Time>,
     /// ACKs after a retransmission on which the sender checks the timer again.
     worried: u32,
+    /// SCPS-TP's corruption response: loss leaves the window alone.
+    corruption: bool,
+    /// The window a timeout interrupted, given back on the next ACK.
+    restore: Option<u64>,
 }
 
 impl Vegas {
@@ -89,7 +93,22 @@ impl Vegas {
             rttvar: 0,
             last_decrease: None,
             worried: 0,
+            corruption: false,
+            restore: None,
         }
+    }
+
+    /// Treat every loss as corruption, not congestion: SCPS-TP's corruption
+    /// response, the default source of loss a route can be given.
+    pub fn assume_corruption(&mut self) {
+        //= SCPS-TP Users Manual (MITRE reference implementation) §2.2.1.1, §2.2.7.3
+        //# SCPS-TP's response to corruption does neither of these things. Rather,
+        //# both the transmission rate (controlled by the congestion window) and the
+        //# retransmission time out value remain unchanged.
+        // The timer's backoff stays the sender's (a run of timeouts may be an
+        // outage); the window is kept through fast retransmits and, as the
+        // reference implementation's snd_prevcwnd, given back after a timeout.
+        self.corruption = true;
     }
 
     /// The fine-grained timeout: SRTT + 4 RTTVAR on the per-segment clock.
@@ -180,6 +199,12 @@ impl Vegas {
 }
 
 impl Controller for Vegas {
+    fn on_every_ack(&mut self, w: &mut Window, _ack: &Ack) {
+        if let Some(cwnd) = self.restore.take() {
+            w.cwnd = w.cwnd.max(cwnd);
+        }
+    }
+
     fn on_rtt(&mut self, rtt: Time, _now: Time) {
         self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
         self.round_min = Some(self.round_min.map_or(rtt, |m| m.min(rtt)));
@@ -211,6 +236,12 @@ impl Controller for Vegas {
     }
 
     fn ssthresh_after_loss(&mut self, w: &Window, loss: &Loss) -> u64 {
+        if self.corruption {
+            if loss.event == Congestion::Timeout {
+                self.restore = Some(w.cwnd);
+            }
+            return w.cwnd.max(2 * w.mss);
+        }
         self.grow_this_round = true;
         if loss.event == Congestion::Timeout {
             // The coarse timeout stays Reno's (Leung §2.2.3).
@@ -357,6 +388,26 @@ mod tests {
         // A segment sent after the decrease counts again.
         l.lost_sent_at = Some(15 * NS_PER_MS);
         assert_eq!(v.ssthresh_after_loss(&w2, &l), 22_500);
+    }
+
+    #[test]
+    fn corruption_response_keeps_the_window_through_any_loss() {
+        let (mut v, w, _) = in_avoidance(40);
+        v.assume_corruption();
+        let mut l = loss(Congestion::FastRetransmit, 40 * MSS);
+        l.now = 10 * NS_PER_MS;
+        l.lost_sent_at = Some(15 * NS_PER_MS);
+        assert_eq!(v.ssthresh_after_loss(&w, &l), 40 * MSS, "no 3/4 cut");
+        // A timeout: the sender drops to one segment to resend; the next ACK
+        // gives the window back, as the reference implementation's snd_prevcwnd.
+        assert_eq!(v.ssthresh_after_loss(&w, &loss(Congestion::Timeout, 40 * MSS)), 40 * MSS);
+        let mut after = Window { cwnd: MSS, ..w };
+        v.on_every_ack(&mut after, &ack(MSS, 0));
+        assert_eq!(after.cwnd, 40 * MSS);
+        // Only once: a later ACK leaves Vegas's own decisions alone.
+        after.cwnd = 38 * MSS;
+        v.on_every_ack(&mut after, &ack(MSS, 0));
+        assert_eq!(after.cwnd, 38 * MSS);
     }
 
     #[test]
