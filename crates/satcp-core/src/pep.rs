@@ -18,6 +18,11 @@ use crate::units::Bytes;
 /// The SCPS-TP profile's name for `transport`.
 pub const SCPS: &str = "scps";
 
+/// SCPS-TP's default sources of loss (`loss_response`): the congestion
+/// response (Vegas shrinks its window) and the corruption response (it keeps it).
+pub const CONGESTION: &str = "congestion";
+pub const CORRUPTION: &str = "corruption";
+
 /// A PEP's buffer when the scenario does not say: 1 MB, several times the
 /// 110 KB bandwidth-delay product of Lawson's T1 GEO hop (004.md §5.2 item 6).
 pub const DEFAULT_BUFFER: u64 = 1_000_000;
@@ -46,6 +51,7 @@ pub fn validate_node(i: usize, node: &NodeSpec) -> Result<(), (String, String)> 
             ("buffer", node.buffer.is_some()),
             ("rate", node.rate.is_some()),
             ("header_compression", node.header_compression.is_some()),
+            ("loss_response", node.loss_response.is_some()),
         ] {
             if set {
                 return Err((key(name), "belongs to PEPs; accepted with kind = \"pep\"".into()));
@@ -58,11 +64,22 @@ pub fn validate_node(i: usize, node: &NodeSpec) -> Result<(), (String, String)> 
         return Err((key("transport"), format!("\"{transport}\"; accepted: \"{SCPS}\" or a variant: {}", variant::names().join(", "))));
     }
     if transport != SCPS {
-        for (name, set) in [("rate", node.rate.is_some()), ("header_compression", node.header_compression.is_some())] {
+        for (name, set) in [
+            ("rate", node.rate.is_some()),
+            ("header_compression", node.header_compression.is_some()),
+            ("loss_response", node.loss_response.is_some()),
+        ] {
             if set {
                 return Err((key(name), format!("belongs to transport = \"{SCPS}\"")));
             }
         }
+    }
+    match (node.loss_response.as_deref(), node.rate.is_some()) {
+        (None | Some(CONGESTION | CORRUPTION), false) | (None | Some(CORRUPTION), true) => {}
+        (Some(CONGESTION), true) => {
+            return Err((key("loss_response"), "\"congestion\" with `rate`: rate-based control never shrinks its window; accepted: \"corruption\", or drop `rate` for Vegas".into()))
+        }
+        (Some(other), _) => return Err((key("loss_response"), format!("\"{other}\"; accepted: \"{CONGESTION}\" or \"{CORRUPTION}\""))),
     }
     if node.buffer.is_some_and(|b| b.0 < 2 * 1500) {
         return Err((key("buffer"), format!("{} bytes; accepted: at least 3000 (two segments), such as \"1MB\"", node.buffer.unwrap().0)));
@@ -77,6 +94,8 @@ pub struct Extras {
     pub rate: Option<(u64, u64)>,
     /// Header bytes saved per data segment.
     pub header_saving: u32,
+    /// SCPS-TP's corruption response: loss does not shrink the window.
+    pub corruption: bool,
 }
 
 /// One split connection of a flow.
@@ -150,6 +169,7 @@ fn transport(pep: &NodeSpec, leg: &mut FlowSpec) -> Extras {
     Extras {
         rate: pep.rate.map(|r| (r.0, leg.rwnd.0)),
         header_saving: if pep.header_compression.unwrap_or(false) { (header as f64 * COMPRESSED_FRACTION) as u32 } else { 0 },
+        corruption: pep.loss_response.as_deref() == Some(CORRUPTION),
     }
 }
 
@@ -163,6 +183,9 @@ pub fn prepare_sender(sender: &mut Sender, extras: &Extras, relay_fed: bool) {
     }
     if extras.header_saving > 0 {
         sender.compress_headers(extras.header_saving);
+    }
+    if extras.corruption {
+        sender.assume_corruption();
     }
 }
 

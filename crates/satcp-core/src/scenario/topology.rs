@@ -39,6 +39,9 @@ pub struct NodeSpec {
     /// PEP with transport "scps": rate-based congestion control at this rate;
     /// without it, Vegas.
     pub rate: Option<Rate>,
+    /// PEP with transport "scps" and Vegas: the default source of loss,
+    /// "congestion" (the window shrinks) or "corruption" (it does not).
+    pub loss_response: Option<String>,
     /// PEP with transport "scps": SCPS-TP header compression.
     pub header_compression: Option<bool>,
     /// Router or PEP: drop queued ACKs a newer cumulative ACK supersedes, on
