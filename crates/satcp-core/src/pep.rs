@@ -7,7 +7,7 @@
 //! downstream), so back-pressure reaches the original sender.
 
 use crate::packet::{NodeId, Packet, IP_HEADER, TCP_HEADER, TIMESTAMP_OPTION};
-use crate::scenario::{FlowSpec, NodeKind, NodeSpec, Scenario};
+use crate::scenario::{FlowSpec, LossResponse, NodeKind, NodeSpec, Scenario};
 use crate::tcp::receiver::Receiver;
 use crate::tcp::recovery::SackStyle;
 use crate::tcp::sender::Sender;
@@ -17,11 +17,6 @@ use crate::units::Bytes;
 
 /// The SCPS-TP profile's name for `transport`.
 pub const SCPS: &str = "scps";
-
-/// SCPS-TP's default sources of loss (`loss_response`): the congestion
-/// response (Vegas shrinks its window) and the corruption response (it keeps it).
-pub const CONGESTION: &str = "congestion";
-pub const CORRUPTION: &str = "corruption";
 
 /// A PEP's buffer when the scenario does not say: 1 MB, several times the
 /// 110 KB bandwidth-delay product of Lawson's T1 GEO hop (004.md §5.2 item 6).
@@ -74,12 +69,8 @@ pub fn validate_node(i: usize, node: &NodeSpec) -> Result<(), (String, String)> 
             }
         }
     }
-    match (node.loss_response.as_deref(), node.rate.is_some()) {
-        (None | Some(CONGESTION | CORRUPTION), false) | (None | Some(CORRUPTION), true) => {}
-        (Some(CONGESTION), true) => {
-            return Err((key("loss_response"), "\"congestion\" with `rate`: rate-based control never shrinks its window; accepted: \"corruption\", or drop `rate` for Vegas".into()))
-        }
-        (Some(other), _) => return Err((key("loss_response"), format!("\"{other}\"; accepted: \"{CONGESTION}\" or \"{CORRUPTION}\""))),
+    if node.rate.is_some() && node.loss_response == Some(LossResponse::Congestion) {
+        return Err((key("loss_response"), "\"congestion\" with `rate`: rate-based control never shrinks its window; accepted: \"corruption\", or drop `rate` for Vegas".into()));
     }
     if node.buffer.is_some_and(|b| b.0 < 2 * 1500) {
         return Err((key("buffer"), format!("{} bytes; accepted: at least 3000 (two segments), such as \"1MB\"", node.buffer.unwrap().0)));
@@ -169,7 +160,7 @@ fn transport(pep: &NodeSpec, leg: &mut FlowSpec) -> Extras {
     Extras {
         rate: pep.rate.map(|r| (r.0, leg.rwnd.0)),
         header_saving: if pep.header_compression.unwrap_or(false) { (header as f64 * COMPRESSED_FRACTION) as u32 } else { 0 },
-        corruption: pep.loss_response.as_deref() == Some(CORRUPTION),
+        corruption: pep.loss_response == Some(LossResponse::Corruption),
     }
 }
 

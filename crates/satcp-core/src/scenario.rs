@@ -15,7 +15,7 @@ mod path;
 mod physical;
 mod topology;
 pub use physical::{ErrorsSpec, OrbitSpec, OrbitTable};
-pub use topology::{node_names, NodeKind, NodeSpec, TrafficKind, TrafficSpec, PATH_RECEIVER, PATH_SENDER};
+pub use topology::{node_names, LossResponse, NodeKind, NodeSpec, TrafficKind, TrafficSpec, PATH_RECEIVER, PATH_SENDER};
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -20,6 +20,18 @@ pub enum NodeKind {
     Pep,
 }
 
+/// SCPS-TP's default source of loss, for losses nothing else explains
+/// (SCPS-TP Users Manual §2.2.7.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LossResponse {
+    /// The window shrinks, as TCP's does (Vegas: 3/4 once per lossy window).
+    #[default]
+    Congestion,
+    /// Neither the window nor the rate changes (§2.2.1.1).
+    Corruption,
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
@@ -39,9 +51,8 @@ pub struct NodeSpec {
     /// PEP with transport "scps": rate-based congestion control at this rate;
     /// without it, Vegas.
     pub rate: Option<Rate>,
-    /// PEP with transport "scps" and Vegas: the default source of loss,
-    /// "congestion" (the window shrinks) or "corruption" (it does not).
-    pub loss_response: Option<String>,
+    /// PEP with transport "scps": SCPS-TP's default source of loss.
+    pub loss_response: Option<LossResponse>,
     /// PEP with transport "scps": SCPS-TP header compression.
     pub header_compression: Option<bool>,
     /// Router or PEP: drop queued ACKs a newer cumulative ACK supersedes, on
