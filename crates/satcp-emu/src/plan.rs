@@ -25,7 +25,7 @@ pub struct FlowPlan {
 }
 
 /// Settings shared by every flow: they are per namespace (sysctls) or per route.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct StackPlan {
     pub sack: bool,
     /// RACK-TLP: `net.ipv4.tcp_recovery` and `tcp_early_retrans` on or off.
